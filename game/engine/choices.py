@@ -1,0 +1,153 @@
+"""Asking players: the small decision helpers every rules module uses.
+
+Each helper is a generator: it yields a `Decision` and returns the answer, so callers write
+`chosen = yield from choose_cards(...)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from itertools import permutations
+from typing import Any
+
+from .decisions import Decision, Option
+from .state import GameState, Obj, StackItem
+from .targets import Ref, candidates, ref_name, ref_objs
+
+Gen = Generator[Decision, Any, Any]
+
+
+def ask(decision: Decision) -> Gen:
+    answer = yield decision
+    return answer
+
+
+def yes_no(g: GameState, player: str, prompt: str) -> Gen:
+    d = Decision(player, "yes_no", prompt, [Option("yes", "yes"), Option("no", "no")])
+    return (yield d) == "yes"
+
+
+def choose_objects(
+    g: GameState,
+    player: str,
+    objs: list[Obj],
+    n: int,
+    prompt: str,
+    kind: str,
+    *,
+    up_to: bool = False,
+    auto_single: bool = True,
+) -> Gen:
+    """Choose `n` of `objs` (all of them if there are no more than `n` and the choice is forced).
+
+    A mandatory choice with no real alternative is made for the player and logged
+    (SCENARIOS.md: "exactly one candidate is made for the player").
+    """
+    if not objs or n <= 0:
+        return []
+    if not up_to and len(objs) <= n and auto_single:
+        if len(objs) == 1:
+            g.note(f"{player} has exactly one choice for {kind}: {objs[0].name}")
+        return list(objs)
+    options = [Option(f"o{o.id}", o.name, (o.id,)) for o in objs]
+    multi = n > 1 or up_to
+    d = Decision(
+        player,
+        kind,
+        prompt,
+        options,
+        multi=multi,
+        min_count=0 if up_to else min(n, len(objs)),
+        max_count=min(n, len(objs)),
+    )
+    answer = yield d
+    ids = answer if isinstance(answer, list) else [answer]
+    by_id = {f"o{o.id}": o for o in objs}
+    return [by_id[i] for i in ids]
+
+
+def choose_targets(g: GameState, item: StackItem) -> Gen:
+    """Choose every target phrase of `item` in printed order (CR 601.2c, 603.3d).
+
+    Returns False when a phrase that needs a target has no legal choice.
+    """
+    chosen_so_far: set[Ref] = set()
+    item.targets = []
+    for spec in item.target_specs:
+        exclude = chosen_so_far if spec.other else None
+        legal = candidates(g, spec.kind, item.controller, exclude)
+        if len(legal) < spec.min:
+            return False
+        if not legal:
+            item.targets.append([])
+            continue
+        options = [Option(f"t{i}", ref_name(g, r), ref_objs(r), r) for i, r in enumerate(legal)]
+        multi = spec.max > 1 or spec.min == 0
+        d = Decision(
+            item.controller,
+            "choose_targets",
+            f"{item.name}: choose {spec.phrase}",
+            options,
+            multi=multi,
+            min_count=spec.min,
+            max_count=min(spec.max, len(legal)),
+        )
+        answer = yield d
+        ids = answer if isinstance(answer, list) else [answer]
+        refs = [d.option(i).data for i in ids]
+        item.targets.append(refs)  # type: ignore[arg-type]
+        chosen_so_far.update(refs)  # type: ignore[arg-type]
+        if spec.divided and refs:
+            item.division = yield from choose_division(g, item, refs, spec.divided)  # type: ignore[arg-type]
+    return True
+
+
+def choose_division(g: GameState, item: StackItem, refs: list[Ref], total: int) -> Gen:
+    """Divide damage among targets, at least one to each (CR 601.2d)."""
+    if len(refs) == 1:
+        return [total]
+    splits = sorted(
+        {
+            p
+            for p in _compositions(total, len(refs))
+        },
+        reverse=True,
+    )
+    names = [ref_name(g, r) for r in refs]
+    options = [
+        Option(f"d{i}", ", ".join(f"{n} to {name}" for n, name in zip(s, names, strict=True)))
+        for i, s in enumerate(splits)
+    ]
+    d = Decision(item.controller, "divide", f"{item.name}: divide {total} damage", options)
+    answer = yield d
+    return list(splits[int(answer[1:])])
+
+
+def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 1:
+        return [(total,)] if total >= 1 else []
+    out = []
+    for first in range(1, total - parts + 2):
+        for rest in _compositions(total - first, parts - 1):
+            out.append((first, *rest))
+    return out
+
+
+def order_items(g: GameState, player: str, names: list[str], prompt: str, kind: str) -> Gen:
+    """Ask for an order of several things; the answer lists them first-to-last."""
+    options = [Option(f"i{i}", n) for i, n in enumerate(names)]
+    d = Decision(player, kind, prompt, options, ordered=True)
+    answer = yield d
+    return [int(a[1:]) for a in answer]
+
+
+__all__ = [
+    "Gen",
+    "ask",
+    "choose_division",
+    "choose_objects",
+    "choose_targets",
+    "order_items",
+    "permutations",
+    "yes_no",
+]

@@ -1,0 +1,164 @@
+"""Characteristics after continuous effects (CR 613): P/T, abilities, types.
+
+Layers used here: 4 (types), 6 (abilities), 7a-7c (P/T: base, set, modify and counters).
+Within a layer, effects apply in timestamp order; static abilities use their source's timestamp.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards.base import Static
+from .state import ContinuousEffect, GameState, Obj
+
+
+@dataclass(slots=True)
+class Chars:
+    power: int
+    toughness: int
+    keywords: frozenset[str]
+    ward: tuple[str, ...]
+    types: frozenset[str]
+    subtypes: tuple[str, ...]
+    cant_attack: bool
+    cant_be_blocked_by_walls: bool
+    doesnt_untap: bool
+    base_power: int
+    base_toughness: int
+    lost_abilities: bool
+
+
+def completed_any(g: GameState, player: str) -> bool:
+    return bool(g.player(player).completed)
+
+
+def _static_applies(g: GameState, src: Obj, affects: str, obj: Obj) -> bool:
+    if affects == "self":
+        return src is obj
+    if affects == "creatures_you_control":
+        return obj.controller == src.controller and "Creature" in obj.card.types
+    if affects == "other_creatures_you_control":
+        return obj is not src and obj.controller == src.controller and "Creature" in obj.card.types
+    if affects in ("equipped", "enchanted"):
+        return src.attached_to == obj.id
+    return False
+
+
+def chars(g: GameState, obj: Obj) -> Chars:
+    """Compute `obj`'s current characteristics."""
+    card = obj.card
+    # Collect (timestamp, kind, payload) from statics of permanents and from resolved effects.
+    mods: list[tuple[int, Static | ContinuousEffect, Obj | None]] = []
+    if obj.zone == "battlefield":
+        for src in g.battlefield:
+            if _abilities_lost_cheap(g, src):
+                continue
+            for st in src.card.statics:
+                if st.affects == "you":
+                    continue
+                if not _static_applies(g, src, st.affects, obj):
+                    continue
+                if st.condition is not None and not st.condition(g, src):
+                    continue
+                mods.append((src.timestamp, st, src))
+        for e in g.effects:
+            if e.affects == obj.id:
+                mods.append((e.timestamp, e, None))
+    mods.sort(key=lambda m: m[0])
+    keywords = set(card.keywords)
+    ward = list(card.ward)
+    types = set(card.types)
+    subtypes = tuple(card.subtypes)
+    base_p, base_t = card.power or 0, card.toughness or 0
+    dp = dt = 0
+    cant_attack = False
+    walls = False
+    doesnt_untap = False
+    lost = False
+    for _, m, src in mods:
+        if isinstance(m, Static):
+            if m.lose_all_abilities:
+                keywords.clear()
+                ward.clear()
+                lost = True
+            keywords.update(m.keywords)
+            ward.extend(m.ward)
+            dp += m.power
+            dt += m.toughness
+            if m.pt_fn is not None:
+                a, b = m.pt_fn(g, src, obj)
+                dp += a
+                dt += b
+            doesnt_untap = doesnt_untap or m.doesnt_untap
+        elif isinstance(m, ContinuousEffect):
+            if m.lose_all_abilities:
+                keywords.clear()
+                ward.clear()
+                lost = True
+            types.update(m.add_types)
+            keywords.update(m.keywords)
+            if m.set_base is not None:
+                base_p, base_t = m.set_base
+            dp += m.power
+            dt += m.toughness
+            cant_attack = cant_attack or m.cant_attack
+            walls = walls or m.cant_block_by_walls
+    plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    return Chars(
+        power=base_p + dp + plus,
+        toughness=base_t + dt + plus,
+        keywords=frozenset(keywords),
+        ward=tuple(ward),
+        types=frozenset(types),
+        subtypes=subtypes,
+        cant_attack=cant_attack,
+        cant_be_blocked_by_walls=walls,
+        doesnt_untap=doesnt_untap,
+        base_power=base_p,
+        base_toughness=base_t,
+        lost_abilities=lost,
+    )
+
+
+def _abilities_lost_cheap(g: GameState, src: Obj) -> bool:
+    """True when an effect made `src` lose all abilities, so its statics don't apply (layer 6)."""
+    for e in g.effects:
+        if e.affects == src.id and e.lose_all_abilities:
+            return True
+    for other in g.battlefield:
+        for st in other.card.statics:
+            if st.lose_all_abilities and other.attached_to == src.id:
+                if st.condition is None or st.condition(g, other):
+                    return True
+    return False
+
+
+def has_keyword(g: GameState, obj: Obj, keyword: str) -> bool:
+    return keyword in chars(g, obj).keywords
+
+
+def is_creature(g: GameState, obj: Obj) -> bool:
+    return "Creature" in obj.card.types or (
+        obj.zone == "battlefield" and "Creature" in chars(g, obj).types
+    )
+
+
+def player_has_hexproof(g: GameState, player: str) -> bool:
+    """"You have hexproof" (Keen-Eared Sentry) and effects that give a player hexproof."""
+    for src in g.battlefield:
+        if src.controller != player or _abilities_lost_cheap(g, src):
+            continue
+        for st in src.card.statics:
+            if st.affects == "you" and st.player_hexproof:
+                if st.condition is None or st.condition(g, src):
+                    return True
+    return any(e.player == player and e.player_hexproof for e in g.effects)
+
+
+def end_effects(g: GameState, duration: str, player: str | None = None) -> None:
+    """Drop effects whose duration is over (CR 514.2 end of turn; "until your next turn")."""
+    g.effects = [
+        e
+        for e in g.effects
+        if not (e.duration == duration and (player is None or e.controller == player))
+    ]

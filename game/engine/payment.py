@@ -1,0 +1,103 @@
+"""Paying costs: mana abilities as sources, automatic payment, tapping by hand (CR 601.2g-h, 605).
+
+Automatic payment uses the mana pool, then lands, then other permanents' mana abilities, and
+sacrifices Treasures last (SCENARIOS.md, "Other fixed points").
+"""
+
+from __future__ import annotations
+
+from .cards.base import Activated
+from .continuous import chars
+from .mana import ManaCost, ManaSource, plan_payment
+from .state import GameState, Obj
+from .zones import sacrifice
+
+
+def can_use_tap_ability(g: GameState, obj: Obj) -> bool:
+    """{T} abilities of creatures need the creature to have been under control since the
+    start of the turn, unless it has haste (CR 302.6)."""
+    if obj.tapped:
+        return False
+    if obj.sick and "Creature" in chars(g, obj).types and "haste" not in chars(g, obj).keywords:
+        return False
+    return True
+
+
+def mana_ability_of(obj: Obj) -> tuple[int, Activated] | None:
+    for i, a in enumerate(obj.card.activated):
+        if a.is_mana_ability:
+            return i, a
+    return None
+
+
+def mana_sources(g: GameState, player: str, exclude: int | None = None) -> list[ManaSource]:
+    out = []
+    for o in g.battlefield:
+        if o.controller != player or o.id == exclude:
+            continue
+        found = mana_ability_of(o)
+        if found is None:
+            continue
+        index, ability = found
+        if ability.tap and not can_use_tap_ability(g, o):
+            continue
+        if ability.mana is not None:
+            continue  # mana abilities with a mana cost are not used for automatic payment
+        rank = 2 if ability.sacrifice_self else (0 if "Land" in o.card.types else 1)
+        produces, amount = mana_output(g, o, ability)
+        out.append(ManaSource(o.id, o.name, produces, amount, rank, index))
+    return out
+
+
+def mana_output(g: GameState, obj: Obj, ability: Activated) -> tuple[str, int]:
+    hook = obj.card.extra.get("mana_output")
+    if hook is not None:
+        return hook(g, obj)
+    return ability.produces, ability.amount
+
+
+def can_pay(g: GameState, player: str, cost: ManaCost | None, exclude: int | None = None) -> bool:
+    if cost is None or cost.mana_value == 0:
+        return True
+    p = g.player(player)
+    return plan_payment(cost, p.pool, mana_sources(g, player, exclude)) is not None
+
+
+def activate_mana_ability(g: GameState, obj: Obj, index: int, color: str | None = None) -> None:
+    """Resolve a mana ability at once; it doesn't use the stack (CR 605.3)."""
+    ability = obj.card.activated[index]
+    produces, amount = mana_output(g, obj, ability)
+    if ability.tap:
+        obj.tapped = True
+    made = color if color is not None and color in produces else produces[0]
+    p = g.player(obj.controller)
+    p.pool[made] = p.pool.get(made, 0) + amount
+    if ability.sacrifice_self:
+        sacrifice(g, obj)
+
+
+def pay_mana(g: GameState, player: str, cost: ManaCost | None, exclude: int | None = None) -> bool:
+    """Pay `cost` automatically; returns False (and changes nothing) when it can't be paid."""
+    if cost is None or cost.mana_value == 0:
+        return True
+    p = g.player(player)
+    plan = plan_payment(cost, p.pool, mana_sources(g, player, exclude))
+    if plan is None:
+        return False
+    _, used = plan
+    for source, color in used:
+        obj = g.permanent(source.obj_id)
+        assert obj is not None
+        activate_mana_ability(g, obj, source.ability_index, color)
+    # Everything needed is in the pool now: spend it.
+    for color, n in cost.colored:
+        p.pool[color] -= n
+    generic = cost.generic
+    for color in "CWUBRG":
+        take = min(generic, p.pool.get(color, 0))
+        if take:
+            p.pool[color] -= take
+            generic -= take
+    p.pool = {c: n for c, n in p.pool.items() if n > 0}
+    assert generic == 0, "payment plan did not cover the generic cost"
+    return True

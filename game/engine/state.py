@@ -1,0 +1,265 @@
+"""The game state: plain Python objects, nothing else (DESIGN.md, "Pure and deterministic")."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards.base import CardDef, Step, TargetSpec
+
+if TYPE_CHECKING:
+    from .dungeon import DungeonSpec
+
+STEPS = (
+    "untap",
+    "upkeep",
+    "draw",
+    "precombat_main",
+    "beginning_of_combat",
+    "declare_attackers",
+    "declare_blockers",
+    "combat_damage",
+    "end_of_combat",
+    "postcombat_main",
+    "end",
+    "cleanup",
+)
+STEP_NAMES = {s: s.replace("_", " ") for s in STEPS}
+MAIN_STEPS = ("precombat_main", "postcombat_main")
+
+
+class GameOver(Exception):
+    """Raised inside the game loop when the game has ended (CR 104)."""
+
+
+@dataclass(slots=True, eq=False)
+class Obj:
+    """A card, token or spell copy in one zone. A zone change makes a new object (CR 400.7)."""
+
+    id: int
+    card: CardDef
+    owner: str
+    controller: str
+    zone: str
+    token: bool = False
+    tapped: bool = False
+    sick: bool = False
+    damage: int = 0
+    deathtouch_damage: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    timestamp: int = 0
+    attached_to: int | None = None
+    alias: str | None = None
+    revealed: bool = False
+    may_cast_creature: bool = False  # exiled on an adventure (CR 715.4)
+    play_until: tuple[str, int] | None = None  # "you may play it" permission (who, until turn)
+    play_free: bool = False
+    goaded_by: dict[str, int] = field(default_factory=dict)  # player -> turn it lasts through
+    entered_turn: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+
+@dataclass(slots=True, eq=False)
+class DungeonState:
+    """A dungeon card in its owner's command zone and where the venture marker stands."""
+
+    instance: int  # id of this dungeon object; a new one each time a dungeon enters (CR 400.7)
+    spec: DungeonSpec
+    room: str
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+
+@dataclass(slots=True, eq=False)
+class Player:
+    name: str
+    life: int = 20
+    poison: int = 0
+    library: list[Obj] = field(default_factory=list)
+    hand: list[Obj] = field(default_factory=list)
+    graveyard: list[Obj] = field(default_factory=list)
+    exile: list[Obj] = field(default_factory=list)
+    pool: dict[str, int] = field(default_factory=dict)
+    lands_played: int = 0
+    drew_from_empty: bool = False
+    lost: bool = False
+    loss_reason: str = ""
+    conceded: bool = False
+    dungeon: DungeonState | None = None
+    completed: list[tuple[str, int]] = field(default_factory=list)
+    initiative: bool = False
+    ventures_this_turn: int = 0
+    mulligans: int = 0
+    emblems: list[str] = field(default_factory=list)
+
+    def zone(self, name: str) -> list[Obj]:
+        return {
+            "library": self.library,
+            "hand": self.hand,
+            "graveyard": self.graveyard,
+            "exile": self.exile,
+        }[name]
+
+
+@dataclass(slots=True, eq=False)
+class StackItem:
+    """A spell or ability on the stack (CR 405, 113.7a: independent of its source)."""
+
+    id: int
+    kind: str  # "spell" or "ability"
+    name: str  # a spell's card name; an ability's source name (a room's name for a room)
+    controller: str
+    text: str
+    effect: list[Step]
+    target_specs: list[TargetSpec]
+    targets: list[list[tuple[str, Any]]] = field(default_factory=list)
+    card: Obj | None = None  # the spell's card
+    source_id: int | None = None
+    source_name: str = ""
+    dungeon_instance: int | None = None  # a room ability's source dungeon (for CR 704.5t)
+    dungeon_name: str = ""
+    cant_be_countered: bool = False
+    division: list[int] = field(default_factory=list)
+    intervening_if: Any = None
+    optional: bool = False
+    adventure: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True, eq=False)
+class PendingTrigger:
+    """A triggered ability that has triggered and waits to be put on the stack (CR 603.3)."""
+
+    name: str
+    controller: str
+    text: str
+    effect: list[Step]
+    target_specs: list[TargetSpec]
+    source_id: int | None = None
+    source_name: str = ""
+    dungeon_instance: int | None = None
+    dungeon_name: str = ""
+    intervening_if: Any = None
+    optional: bool = False
+    event: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True, eq=False)
+class ContinuousEffect:
+    """A continuous effect from a resolved spell or ability (CR 611), applied in layers."""
+
+    timestamp: int
+    affects: int | None  # object id, or None for a player-affecting effect
+    duration: str  # "end_of_turn", "until_next_turn", "permanent"
+    controller: str  # whose "your next turn" ends it
+    power: int = 0
+    toughness: int = 0
+    set_base: tuple[int, int] | None = None
+    keywords: tuple[str, ...] = ()
+    lose_all_abilities: bool = False
+    cant_attack: bool = False
+    cant_block_by_walls: bool = False
+    add_types: tuple[str, ...] = ()
+    player: str | None = None
+    player_hexproof: bool = False
+    started_turn: int = 0
+
+
+@dataclass(slots=True)
+class Combat:
+    attackers: dict[int, str] = field(default_factory=dict)  # attacker id -> defender name/pw id
+    blockers: dict[int, list[int]] = field(default_factory=dict)  # attacker -> blockers in order
+    blocking: dict[int, int] = field(default_factory=dict)  # blocker -> attacker
+    dealt_first_strike: set[int] = field(default_factory=set)
+    attacked_alone: bool = False
+
+
+class GameState:
+    """Everything about one game. Rules live in the modules named for them, not here."""
+
+    def __init__(self, player_names: list[str], seed: int, dungeons: dict[str, DungeonSpec]):
+        self.players = [Player(n) for n in player_names]
+        self.by_name = {p.name: p for p in self.players}
+        self.rng = random.Random(seed)
+        self.dungeons = dungeons
+        self.battlefield: list[Obj] = []
+        self.stack: list[StackItem] = []
+        self.pending_triggers: list[PendingTrigger] = []
+        self.effects: list[ContinuousEffect] = []
+        self.combat: Combat | None = None
+        self.turn = 1
+        self.active = player_names[0]
+        self.first_player = player_names[0]
+        self.step = "precombat_main"
+        self.step_serial = 0
+        self.priority: str | None = None
+        self._next_id = 1
+        self._timestamp = 0
+        self.log: list[str] = []
+        self.winner: str | None = None
+        self.end_reason = ""
+        self.over = False
+        self.triggered_once: set[tuple[int, int, int]] = set()  # (obj, ability, turn)
+        self.creatures_died_this_turn = 0
+        self.extra_turn_flags: dict[str, Any] = {}
+
+    # ids and time -------------------------------------------------------------------------
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def new_timestamp(self) -> int:
+        self._timestamp += 1
+        return self._timestamp
+
+    # lookups --------------------------------------------------------------------------------
+    def player(self, name: str) -> Player:
+        return self.by_name[name]
+
+    def opponent(self, name: str) -> str:
+        return next(p.name for p in self.players if p.name != name)
+
+    def apnap(self) -> list[str]:
+        """Active player first, then the others in turn order (CR 101.4)."""
+        names = [p.name for p in self.players]
+        i = names.index(self.active)
+        return names[i:] + names[:i]
+
+    def find(self, obj_id: int) -> Obj | None:
+        for o in self.battlefield:
+            if o.id == obj_id:
+                return o
+        for p in self.players:
+            for zone in (p.hand, p.graveyard, p.exile, p.library):
+                for o in zone:
+                    if o.id == obj_id:
+                        return o
+        for item in self.stack:
+            if item.card is not None and item.card.id == obj_id:
+                return item.card
+        return None
+
+    def permanent(self, obj_id: int) -> Obj | None:
+        for o in self.battlefield:
+            if o.id == obj_id:
+                return o
+        return None
+
+    def stack_item(self, item_id: int) -> StackItem | None:
+        for s in self.stack:
+            if s.id == item_id:
+                return s
+        return None
+
+    def controlled(self, player: str) -> list[Obj]:
+        return [o for o in self.battlefield if o.controller == player]
+
+    # the log --------------------------------------------------------------------------------
+    def note(self, text: str, rule: str | None = None) -> None:
+        self.log.append(f"{text} ({rule})" if rule else text)

@@ -1,0 +1,157 @@
+"""Target phrases: what each may name, and whether a chosen target is still legal (CR 115, 608.2b).
+
+A target is a reference: ("player", name), ("obj", object id) or ("stack", stack item id).
+Object ids change when an object changes zones (CR 400.7), so a target that left its zone is
+illegal by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .continuous import chars, player_has_hexproof
+from .state import GameState, Obj, StackItem
+
+Ref = tuple[str, Any]
+
+
+def _creature(g: GameState, o: Obj) -> bool:
+    return "Creature" in chars(g, o).types
+
+
+def _perm_kind(pred: Callable[[GameState, Obj, str], bool]) -> tuple[str, Callable]:
+    return ("permanent", pred)
+
+
+TARGET_KINDS: dict[str, tuple[str, Callable[..., bool]]] = {
+    "creature": _perm_kind(lambda g, o, c: _creature(g, o)),
+    "creature_you_control": _perm_kind(lambda g, o, c: _creature(g, o) and o.controller == c),
+    "attacking_creature": _perm_kind(
+        lambda g, o, c: _creature(g, o) and g.combat is not None and o.id in g.combat.attackers
+    ),
+    "non_angel_demon_devil_dragon_creature": _perm_kind(
+        lambda g, o, c: (
+            _creature(g, o)
+            and not {"Angel", "Demon", "Devil", "Dragon"} & set(chars(g, o).subtypes)
+        )
+    ),
+    "permanent": _perm_kind(lambda g, o, c: True),
+    "player": ("player", lambda g, p, c: True),
+    "opponent": ("player", lambda g, p, c: p != c),
+    # "any target": a creature, a player or a planeswalker (CR 115.4)
+    "any": ("any", lambda g, o, c: _creature(g, o) or "Planeswalker" in o.card.types),
+    "creature_or_planeswalker_spell": (
+        "stack",
+        lambda g, s, c: (
+            s.kind == "spell"
+            and s.card is not None
+            and not s.adventure
+            and bool({"Creature", "Planeswalker"} & s.card.card.types)
+        ),
+    ),
+    # Dissonant Wave: "activated or triggered ability from a noncreature source". A room
+    # ability's source is a dungeon (not a creature). Decision (docs/rules-coverage.md):
+    # a sourceless ability such as the initiative's has no creature source, so it qualifies.
+    "ability_noncreature_source": (
+        "stack",
+        lambda g, s, c: s.kind == "ability" and not s.extra.get("source_is_creature", False),
+    ),
+    "creature_card_in_your_graveyard": (
+        "graveyard_you",
+        lambda g, o, c: "Creature" in o.card.types,
+    ),
+    "creature_card_in_a_graveyard": (
+        "graveyard_any",
+        lambda g, o, c: "Creature" in o.card.types,
+    ),
+}
+
+
+def _hexproof_blocks(g: GameState, o: Obj, controller: str) -> bool:
+    """Hexproof: can't be the target of spells or abilities an opponent controls (CR 702.11)."""
+    if o.controller == controller:
+        return False
+    return "hexproof" in chars(g, o).keywords
+
+
+def candidates(
+    g: GameState, kind: str, controller: str, exclude: set[Ref] | None = None
+) -> list[Ref]:
+    """Every legal choice for one target phrase, in a stable order."""
+    zone, pred = TARGET_KINDS[kind]
+    out: list[Ref] = []
+    if zone in ("player", "any"):
+        for p in g.players:
+            if p.lost:
+                continue
+            if p.name != controller and player_has_hexproof(g, p.name):
+                continue
+            if zone == "player" and not pred(g, p.name, controller):
+                continue
+            out.append(("player", p.name))
+    if zone in ("permanent", "any"):
+        for o in g.battlefield:
+            if pred(g, o, controller) and not _hexproof_blocks(g, o, controller):
+                out.append(("obj", o.id))
+    if zone == "stack":
+        for s in reversed(g.stack):
+            if pred(g, s, controller):
+                out.append(("stack", s.id))
+    if zone == "graveyard_you":
+        out += [("obj", o.id) for o in g.player(controller).graveyard if pred(g, o, controller)]
+    if zone == "graveyard_any":
+        for p in g.players:
+            out += [("obj", o.id) for o in p.graveyard if pred(g, o, controller)]
+    if exclude:
+        out = [r for r in out if r not in exclude]
+    return out
+
+
+def still_legal(g: GameState, kind: str, ref: Ref, controller: str) -> bool:
+    """Recheck a target as the spell or ability resolves (CR 608.2b)."""
+    zone, pred = TARGET_KINDS[kind]
+    what, value = ref
+    if what == "player":
+        p = g.by_name.get(value)
+        if p is None or p.lost or zone not in ("player", "any"):
+            return False
+        if value != controller and player_has_hexproof(g, value):
+            return False
+        return zone == "any" or pred(g, value, controller)
+    if what == "stack":
+        item = g.stack_item(value)
+        return item is not None and zone == "stack" and pred(g, item, controller)
+    o = g.find(value)
+    if o is None:
+        return False
+    if zone in ("permanent", "any"):
+        return (
+            o.zone == "battlefield"
+            and pred(g, o, controller)
+            and not _hexproof_blocks(g, o, controller)
+        )
+    if zone == "graveyard_you":
+        return o.zone == "graveyard" and o.owner == controller and pred(g, o, controller)
+    if zone == "graveyard_any":
+        return o.zone == "graveyard" and pred(g, o, controller)
+    return False
+
+
+def ref_name(g: GameState, ref: Ref) -> str:
+    what, value = ref
+    if what == "player":
+        return value
+    if what == "stack":
+        item = g.stack_item(value)
+        return item.name if item else "(gone)"
+    o = g.find(value)
+    return o.name if o else "(gone)"
+
+
+def ref_objs(ref: Ref) -> tuple[int, ...]:
+    return (ref[1],) if ref[0] == "obj" else ()
+
+
+def stack_label(item: StackItem) -> str:
+    return item.name
