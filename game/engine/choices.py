@@ -107,10 +107,7 @@ def choose_division(g: GameState, item: StackItem, refs: list[Ref], total: int) 
     if len(refs) == 1:
         return [total]
     splits = sorted(
-        {
-            p
-            for p in _compositions(total, len(refs))
-        },
+        {p for p in _compositions(total, len(refs))},
         reverse=True,
     )
     names = [ref_name(g, r) for r in refs]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards.base import Static
+from .cards.base import CardDef, Static
 from .state import ContinuousEffect, GameState, Obj
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Chars:
     power: int
     toughness: int
@@ -51,19 +51,22 @@ def chars(g: GameState, obj: Obj) -> Chars:
     mods: list[tuple[int, Static | ContinuousEffect, Obj | None]] = []
     if obj.zone == "battlefield":
         for src in g.battlefield:
-            if _abilities_lost_cheap(g, src):
+            statics = src.card.statics
+            if not statics:
                 continue
-            for st in src.card.statics:
-                if st.affects == "you":
-                    continue
-                if not _static_applies(g, src, st.affects, obj):
+            for st in statics:
+                if st.affects == "you" or not _static_applies(g, src, st.affects, obj):
                     continue
                 if st.condition is not None and not st.condition(g, src):
                     continue
+                if _abilities_lost_cheap(g, src):
+                    break
                 mods.append((src.timestamp, st, src))
         for e in g.effects:
             if e.affects == obj.id:
                 mods.append((e.timestamp, e, None))
+        if not mods and not obj.counters:
+            return _base_chars(card)
     mods.sort(key=lambda m: m[0])
     keywords = set(card.keywords)
     ward = list(card.ward)
@@ -126,11 +129,37 @@ def _abilities_lost_cheap(g: GameState, src: Obj) -> bool:
         if e.affects == src.id and e.lose_all_abilities:
             return True
     for other in g.battlefield:
+        if other.attached_to != src.id:
+            continue
         for st in other.card.statics:
-            if st.lose_all_abilities and other.attached_to == src.id:
-                if st.condition is None or st.condition(g, other):
-                    return True
+            if st.lose_all_abilities and (st.condition is None or st.condition(g, other)):
+                return True
     return False
+
+
+_BASE_CACHE: dict[int, Chars] = {}
+
+
+def _base_chars(card: CardDef) -> Chars:
+    """Printed characteristics; shared because CardDefs never change."""
+    cached = _BASE_CACHE.get(id(card))
+    if cached is None:
+        cached = Chars(
+            power=card.power or 0,
+            toughness=card.toughness or 0,
+            keywords=card.keywords,
+            ward=tuple(card.ward),
+            types=card.types,
+            subtypes=tuple(card.subtypes),
+            cant_attack=False,
+            cant_be_blocked_by_walls=False,
+            doesnt_untap=False,
+            base_power=card.power or 0,
+            base_toughness=card.toughness or 0,
+            lost_abilities=False,
+        )
+        _BASE_CACHE[id(card)] = cached
+    return cached
 
 
 def has_keyword(g: GameState, obj: Obj, keyword: str) -> bool:
@@ -144,7 +173,7 @@ def is_creature(g: GameState, obj: Obj) -> bool:
 
 
 def player_has_hexproof(g: GameState, player: str) -> bool:
-    """"You have hexproof" (Keen-Eared Sentry) and effects that give a player hexproof."""
+    """ "You have hexproof" (Keen-Eared Sentry) and effects that give a player hexproof."""
     for src in g.battlefield:
         if src.controller != player or _abilities_lost_cheap(g, src):
             continue

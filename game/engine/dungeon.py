@@ -157,9 +157,11 @@ def _step_problems(room: str, effect: list[Any]) -> list[str]:
                     + (", ".join(allowed) or "none")
                     + "."
                 )
-            elif not isinstance(value, allowed[key]) or isinstance(value, bool) and allowed[
-                key
-            ] is int:
+            elif (
+                not isinstance(value, allowed[key])
+                or isinstance(value, bool)
+                and allowed[key] is int
+            ):
                 problems.append(f"{where} ({op}): {key} has the wrong type ({value!r}).")
         for key in REQUIRED_PARAMS.get(op, ()):
             if key not in step:
@@ -255,9 +257,7 @@ def venture(g: GameState, player: str, *, undercity: bool = False) -> Gen:
         nxt = choices[0]
     else:
         spec = p.dungeon.spec
-        options = [
-            Option(f"room:{n}", n, data=spec.rooms[n].text) for n in choices
-        ]
+        options = [Option(f"room:{n}", n, data=spec.rooms[n].text) for n in choices]
         answer = yield Decision(
             player,
             "choose_room",
@@ -271,11 +271,7 @@ def venture(g: GameState, player: str, *, undercity: bool = False) -> Gen:
 def dungeon_choices(g: GameState, undercity: bool) -> list[str]:
     """Dungeons that may be entered: Undercity only by venturing into Undercity (CR 701.49d;
     Undercity: "You can't enter this dungeon unless you 'venture into Undercity.'")."""
-    return [
-        name
-        for name, spec in g.dungeons.items()
-        if (spec.subtype == UNDERCITY) == undercity
-    ]
+    return [name for name, spec in g.dungeons.items() if (spec.subtype == UNDERCITY) == undercity]
 
 
 def start_dungeon(g: GameState, player: str, *, undercity: bool) -> Gen:

@@ -55,7 +55,9 @@ def players_for(g: GameState, ctx: Ctx, who: str) -> list[str]:
 
 
 def targets_of(ctx: Ctx, spec: Any) -> list[Ref]:
-    index = int(str(spec).removeprefix("target").strip() or 0) if not isinstance(spec, int) else spec
+    index = (
+        int(str(spec).removeprefix("target").strip() or 0) if not isinstance(spec, int) else spec
+    )
     if index >= len(ctx.legal):
         return []
     return ctx.legal[index]
@@ -157,16 +159,16 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     stay = [o for o in top if f"o{o.id}" not in bottom_ids]
     if len(stay) > 1:
         opts = [Option(f"o{o.id}", o.name, (o.id,)) for o in stay]
-        d2 = Decision(player, "scry_order", "Order the cards on top (first = top)", opts, ordered=True)
+        d2 = Decision(
+            player, "scry_order", "Order the cards on top (first = top)", opts, ordered=True
+        )
         order = yield d2
         by = {f"o{o.id}": o for o in stay}
         stay = [by[i] for i in order]
     del p.library[: len(top)]
     p.library[:0] = stay
     p.library.extend(bottom)
-    g.note(
-        f"{player} scries {n}: {len(stay)} on top, {len(bottom)} on the bottom", "CR 701.22a"
-    )
+    g.note(f"{player} scries {n}: {len(stay)} on top, {len(bottom)} on the bottom", "CR 701.22a")
 
 
 def op_discard(g: GameState, ctx: Ctx, step: Step) -> Gen:
@@ -217,7 +219,7 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> Gen:
 
 
 def op_modify(g: GameState, ctx: Ctx, step: Step) -> Gen:
-    """"Target creature gets +X/+Y and gains KEYWORD until …" (a layer 6/7c effect)."""
+    """ "Target creature gets +X/+Y and gains KEYWORD until …" (a layer 6/7c effect)."""
     duration = step.get("duration", "end_of_turn")
     for o in objects_for(g, ctx, step):
         g.effects.append(
@@ -258,8 +260,17 @@ def op_destroy(g: GameState, ctx: Ctx, step: Step) -> Gen:
     yield
 
 
-def deal_damage(g: GameState, source_name: str, source: Obj | None, ref: Ref, amount: int,
-                *, combat: bool = False, deathtouch: bool = False, lifelink_to: str | None = None) -> int:
+def deal_damage(
+    g: GameState,
+    source_name: str,
+    source: Obj | None,
+    ref: Ref,
+    amount: int,
+    *,
+    combat: bool = False,
+    deathtouch: bool = False,
+    lifelink_to: str | None = None,
+) -> int:
     """Deal damage to a player or a permanent (CR 120); returns the damage dealt."""
     if amount <= 0:
         return 0
@@ -346,7 +357,7 @@ def op_take_initiative(g: GameState, ctx: Ctx, step: Step) -> Gen:
 
 
 def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
-    """"Each player loses N life unless they [discard a card / sacrifice …]" (Veils of Fear,
+    """ "Each player loses N life unless they [discard a card / sacrifice …]" (Veils of Fear,
     Sandfall Cell): each player in APNAP order chooses, then all results apply at once."""
     unless = step["unless"]
     decisions: list[tuple[str, Obj | None]] = []
@@ -395,7 +406,11 @@ def op_discard_and_sacrifice_each(g: GameState, ctx: Ctx, step: Step) -> Gen:
     for role in step.get("types", ["Artifact", "Creature", "Land"]):
         pool = [o for o in g.controlled(me) if role in chars(g, o).types and o not in picked]
         got = yield from choose_objects(
-            g, me, pool, 1, f"Choose {('an' if role[0] in 'AE' else 'a')} {role.lower()} to sacrifice",
+            g,
+            me,
+            pool,
+            1,
+            f"Choose {('an' if role[0] in 'AE' else 'a')} {role.lower()} to sacrifice",
             "sacrifice",
         )
         if not got:
@@ -519,3 +534,135 @@ REQUIRED_PARAMS: dict[str, tuple[str, ...]] = {
 def describe_targets(g: GameState, item: StackItem) -> str:
     names = [ref_name(g, r) for refs in item.targets for r in refs]
     return ", ".join(names)
+
+
+def _register_late_ops() -> None:
+    """Ops defined in modules that import this one (ward) register themselves here."""
+    from .ward import op_ward
+
+    OPS["ward"] = op_ward
+
+
+_register_late_ops()
+
+
+def op_take_initiative_by(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    from .initiative import take_initiative
+
+    take_initiative(g, step["player"])
+    return
+    yield
+
+
+OPS["take_initiative_by"] = op_take_initiative_by
+
+
+def op_draw_reveal_cast_free(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Mad Wizard's Lair: draw three cards and reveal them; you may cast one of them without
+    paying its mana cost (CR 608.2g: cast while the ability resolves, timing ignored)."""
+    from .casting import cast_spell, targets_possible
+
+    me = ctx.controller
+    drawn = draw(g, me, step.get("amount", 3))
+    for o in drawn:
+        o.revealed = True
+    g.note(f"{me} draws and reveals {', '.join(o.name for o in drawn) or 'nothing'}")
+    castable = [
+        o
+        for o in drawn
+        if o.zone == "hand"
+        and "Land" not in o.card.types
+        and o.card.cost is not None
+        and targets_possible(g, me, o.card.spell_targets)
+    ]
+    if not castable:
+        g.note(f"{me} has no card among them that can be cast")
+        return
+    options = [Option(f"o{o.id}", f"cast {o.name}", (o.id,)) for o in castable]
+    options.append(Option("none", "don't cast"))
+    answer = yield Decision(
+        me, "cast_free", "You may cast one of them without paying its mana cost", options
+    )
+    if answer == "none":
+        return
+    chosen = next(o for o in castable if f"o{o.id}" == answer)
+    yield from cast_spell(g, me, chosen, free=True)
+
+
+def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Secret Entrance: search for a basic land card, reveal it, put it into your hand, then
+    shuffle. A search is always asked and may find nothing (CR 701.19b)."""
+    me = ctx.controller
+    p = g.player(me)
+    lands = [o for o in p.library if "Basic" in o.card.supertypes and "Land" in o.card.types]
+    options = [Option(f"o{o.id}", o.name, (o.id,)) for o in lands]
+    options.append(Option("none", "find nothing"))
+    answer = yield Decision(me, "search", "Search your library for a basic land card", options)
+    if answer != "none":
+        found = next(o for o in lands if f"o{o.id}" == answer)
+        new = move(g, found, "hand")
+        new.revealed = True
+        g.note(f"{me} reveals {new.name} and puts it into their hand")
+    else:
+        g.note(f"{me} finds nothing")
+    shuffle(g, me)
+    g.note(f"{me} shuffles their library")
+
+
+def op_goad(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Goad (CR 701.15): until your next turn it attacks each combat if able."""
+    for o in objects_for(g, ctx, step):
+        o.goaded_by[ctx.controller] = g.turn
+        g.note(f"{ctx.controller} goads {o.name}", "CR 701.15a")
+    return
+    yield
+
+
+def op_throne_of_the_dead_three(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Reveal the top ten; put a creature card from among them onto the battlefield with three
+    +1/+1 counters (it enters with them); it gains hexproof until your next turn; shuffle."""
+    from .zones import put_onto_battlefield
+
+    me = ctx.controller
+    p = g.player(me)
+    top = p.library[: step.get("reveal", 10)]
+    g.note(f"{me} reveals {', '.join(o.name for o in top) or 'nothing'}")
+    creatures = [o for o in top if "Creature" in o.card.types]
+    chosen = yield from choose_objects(
+        g, me, creatures, 1, "Choose a creature card to put onto the battlefield", "choose_card"
+    )
+    for o in chosen:
+        new = put_onto_battlefield(g, o, me, counters={"+1/+1": step.get("counters", 3)})
+        g.effects.append(
+            ContinuousEffect(
+                timestamp=g.new_timestamp(),
+                affects=new.id,
+                duration="until_next_turn",
+                controller=me,
+                keywords=("hexproof",),
+                started_turn=g.turn,
+            )
+        )
+        g.note(
+            f"{new.name} enters with three +1/+1 counters and gains hexproof until {me}'s next turn"
+        )
+    shuffle(g, me)
+
+
+OPS.update(
+    {
+        "draw_reveal_cast_free": op_draw_reveal_cast_free,
+        "search_basic_land_to_hand": op_search_basic_land_to_hand,
+        "goad": op_goad,
+        "throne_of_the_dead_three": op_throne_of_the_dead_three,
+    }
+)
+STEP_PARAMS.update(
+    {
+        "draw_reveal_cast_free": {"amount": int},
+        "search_basic_land_to_hand": {},
+        "goad": {"target": (int, str)},
+        "throne_of_the_dead_three": {"reveal": int, "counters": int},
+    }
+)
+STEP_PARAMS["lose_life"]["target"] = (int, str)

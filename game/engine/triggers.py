@@ -71,7 +71,9 @@ def fire(g: GameState, kind: str, **ev: Any) -> None:
         sources.append(looked_back)
     if kind in ("complete_dungeon",):
         for p in g.players:
-            sources += [o for o in p.graveyard if any(t.zone == "graveyard" for t in o.card.triggers)]
+            sources += [
+                o for o in p.graveyard if any(t.zone == "graveyard" for t in o.card.triggers)
+            ]
     for src in sources:
         if not src.card.triggers or _abilities_lost(g, src):
             continue
@@ -88,7 +90,9 @@ def fire(g: GameState, kind: str, **ev: Any) -> None:
                 continue
             if ability.condition is not None and not ability.condition(g, src, ev):
                 continue
-            controller = src.controller if src.zone == "battlefield" or src is looked_back else src.owner
+            controller = (
+                src.controller if src.zone == "battlefield" or src is looked_back else src.owner
+            )
             if ability.intervening_if is not None and not ability.intervening_if(g, controller):
                 continue  # intervening "if" false: it doesn't trigger (CR 603.4)
             if ability.once_each_turn:
@@ -111,6 +115,6 @@ def add_trigger(g: GameState, src: Obj, ability: Triggered, controller: str, ev:
             source_name=src.name,
             intervening_if=ability.intervening_if,
             optional=ability.optional,
-            event=ev,
+            event={**ev, "_source_is_creature": "Creature" in src.card.types},
         )
     )

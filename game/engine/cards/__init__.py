@@ -1,0 +1,22 @@
+"""The card pool: every implemented card by its exact English name, and the tokens."""
+
+from __future__ import annotations
+
+from . import afr, basics
+from .base import CardDef
+from .tokens import TOKENS
+
+CARDS: dict[str, CardDef] = {c.name: c for c in [*basics.CARDS, *afr.CARDS]}
+ADVENTURES: dict[str, str] = {
+    c.adventure.name: c.name for c in CARDS.values() if c.adventure is not None
+}
+
+
+def card_named(name: str) -> CardDef:
+    try:
+        return CARDS[name]
+    except KeyError:
+        raise KeyError(f"unknown card {name!r}") from None
+
+
+__all__ = ["ADVENTURES", "CARDS", "TOKENS", "CardDef", "card_named"]

@@ -1,0 +1,232 @@
+"""Combat (CR 506-511): declaring attackers and blockers, and combat damage."""
+
+from __future__ import annotations
+
+from .choices import Gen
+from .continuous import chars
+from .decisions import Decision, Option
+from .effects import deal_damage
+from .state import Combat, GameState, Obj
+from .triggers import fire
+
+
+def can_attack(g: GameState, o: Obj) -> bool:
+    c = chars(g, o)
+    if "Creature" not in c.types or o.tapped or c.cant_attack or "defender" in c.keywords:
+        return False
+    # Summoning sickness (CR 302.6) unless haste.
+    return not (o.sick and "haste" not in c.keywords)
+
+
+def must_attack(g: GameState, o: Obj) -> bool:
+    """Goaded creatures attack each combat if able (CR 701.15b)."""
+    return any(turn >= g.turn for turn in o.goaded_by.values())
+
+
+def declare_attackers(g: GameState) -> Gen:
+    """CR 508.1: the active player declares attackers; asked only when one can attack."""
+    g.combat = Combat()
+    attacker_player = g.active
+    defender = g.opponent(attacker_player)
+    able = [o for o in g.controlled(attacker_player) if can_attack(g, o)]
+    if not able:
+        return
+    forced = {o.id for o in able if must_attack(g, o)}
+    options = [Option(f"a{o.id}", o.name, (o.id,), o) for o in able]
+
+    def check(chosen: list[Option]) -> str | None:
+        ids = {o.data.id for o in chosen}  # type: ignore[union-attr]
+        missing = forced - ids
+        if missing:
+            names = ", ".join(o.name for o in able if o.id in missing)
+            return f"{names} must attack this combat (goaded, CR 701.15b)."
+        return None
+
+    answer = yield Decision(
+        attacker_player,
+        "declare_attackers",
+        "Declare attackers (choose any number)",
+        options,
+        multi=True,
+        min_count=0,
+        max_count=len(able),
+        check=check if forced else None,
+    )
+    chosen = [o for o in able if f"a{o.id}" in set(answer)]
+    if not chosen:
+        g.note(f"{attacker_player} declares no attackers")
+        return
+    for o in chosen:
+        g.combat.attackers[o.id] = defender
+        if "vigilance" not in chars(g, o).keywords:
+            o.tapped = True  # CR 508.1f
+    g.combat.attacked_alone = len(chosen) == 1
+    g.note(
+        f"{attacker_player} attacks {defender} with " + ", ".join(o.name for o in chosen),
+        "CR 508.1",
+    )
+    for o in chosen:
+        fire(g, "attacks", obj=o)
+    fire(g, "attackers_declared", player=attacker_player, attackers=chosen)
+
+
+def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
+    bc = chars(g, blocker)
+    ac = chars(g, attacker)
+    if "Creature" not in bc.types or blocker.tapped:
+        return False
+    if "flying" in ac.keywords and not ({"flying", "reach"} & bc.keywords):
+        return False  # CR 702.9b
+    if ac.cant_be_blocked_by_walls and "Wall" in bc.subtypes:
+        return False
+    if attacker.card.extra.get("unblockable_alone") and g.combat and g.combat.attacked_alone:
+        return False  # "can't be blocked as long as it's attacking alone" (Yuan-Ti Malison)
+    if "protection from creatures" in ac.keywords:
+        return False
+    return True
+
+
+def declare_blockers(g: GameState) -> Gen:
+    """CR 509.1: the defending player declares blockers; asked only when one can block."""
+    c = g.combat
+    assert c is not None
+    defender = g.opponent(g.active)
+    attackers = [o for o in g.battlefield if o.id in c.attackers]
+    pairs = [(b, a) for b in g.controlled(defender) for a in attackers if can_block(g, b, a)]
+    if not pairs:
+        return
+    options = [
+        Option(f"b{b.id}:{a.id}", f"{b.name} blocks {a.name}", (b.id, a.id), (b, a))
+        for b, a in pairs
+    ]
+
+    def check(chosen: list[Option]) -> str | None:
+        used: set[int] = set()
+        per_attacker: dict[int, int] = {}
+        for opt in chosen:
+            b, a = opt.data  # type: ignore[misc]
+            if b.id in used:
+                return f"{b.name} can block only one creature."
+            used.add(b.id)
+            per_attacker[a.id] = per_attacker.get(a.id, 0) + 1
+        for a in attackers:
+            if "menace" in chars(g, a).keywords and per_attacker.get(a.id, 0) == 1:
+                return f"{a.name} has menace: it can't be blocked except by two or more creatures (CR 702.110b)."
+        return None
+
+    answer = yield Decision(
+        defender,
+        "declare_blockers",
+        "Declare blockers (choose any number)",
+        options,
+        multi=True,
+        min_count=0,
+        max_count=len(options),
+        check=check,
+    )
+    chosen = [opt.data for opt in options if opt.id in set(answer)]
+    if not chosen:
+        g.note(f"{defender} declares no blockers")
+        return
+    for b, a in chosen:  # type: ignore[misc]
+        c.blockers.setdefault(a.id, []).append(b.id)
+        c.blocking[b.id] = a.id
+    g.note(
+        f"{defender} blocks: " + "; ".join(f"{b.name} blocks {a.name}" for b, a in chosen),  # type: ignore[misc]
+        "CR 509.1",
+    )
+    for a_id in c.blockers:
+        a = g.permanent(a_id)
+        if a is not None:
+            fire(g, "becomes_blocked", obj=a)
+
+
+def has_first_strike_step(g: GameState) -> bool:
+    c = g.combat
+    if c is None:
+        return False
+    ids = set(c.attackers) | set(c.blocking)
+    return any(
+        {"first strike", "double strike"} & chars(g, o).keywords
+        for o in g.battlefield
+        if o.id in ids
+    )
+
+
+def combat_damage(g: GameState, first_strike: bool | None) -> None:
+    """Assign and deal combat damage simultaneously (CR 510).
+
+    `first_strike` True: the first-strike damage step; False: the regular step after one;
+    None: the only combat damage step. Damage among several blockers is assigned automatically in
+    declaration order, lethal damage to each before the next, the rest to the last blocker or,
+    with trample, to the player (docs/rules-coverage.md).
+    """
+    c = g.combat
+    assert c is not None
+
+    def deals(o: Obj) -> bool:
+        kw = chars(g, o).keywords
+        if first_strike is None:
+            return True
+        if first_strike:
+            return bool({"first strike", "double strike"} & kw)
+        return "double strike" in kw or o.id not in c.dealt_first_strike
+
+    events: list[tuple[Obj, tuple[str, object], int]] = []
+    for a_id, defender in list(c.attackers.items()):
+        a = g.permanent(a_id)
+        if a is None or not deals(a):
+            continue
+        ac = chars(g, a)
+        power = max(0, ac.power)
+        if power == 0:
+            continue
+        if a_id in c.blockers:
+            blockers = [g.permanent(b) for b in c.blockers[a_id]]
+            blockers = [b for b in blockers if b is not None]
+            remaining = power
+            for i, b in enumerate(blockers):
+                bc = chars(g, b)
+                lethal = 1 if "deathtouch" in ac.keywords else max(0, bc.toughness - b.damage)
+                last = i == len(blockers) - 1
+                give = (
+                    remaining if last and "trample" not in ac.keywords else min(remaining, lethal)
+                )
+                if give:
+                    events.append((a, ("obj", b.id), give))
+                remaining -= give
+            if remaining > 0 and ("trample" in ac.keywords):
+                events.append((a, ("player", defender), remaining))
+        else:
+            events.append((a, ("player", defender), power))
+    for b_id, a_id in list(c.blocking.items()):
+        b = g.permanent(b_id)
+        if b is None or not deals(b) or g.permanent(a_id) is None:
+            continue
+        power = max(0, chars(g, b).power)
+        if power:
+            events.append((b, ("obj", a_id), power))
+    if first_strike:
+        for o in g.battlefield:
+            if o.id in c.attackers or o.id in c.blocking:
+                if {"first strike", "double strike"} & chars(g, o).keywords:
+                    c.dealt_first_strike.add(o.id)
+    hit_players: dict[str, set[str]] = {}
+    for source, ref, amount in events:
+        kw = chars(g, source).keywords
+        deal_damage(
+            g,
+            source.name,
+            source,
+            ref,  # type: ignore[arg-type]
+            amount,
+            combat=True,
+            deathtouch="deathtouch" in kw,
+            lifelink_to=source.controller if "lifelink" in kw else None,
+        )
+        if ref[0] == "player":
+            hit_players.setdefault(source.controller, set()).add(ref[1])  # type: ignore[arg-type]
+            fire(g, "combat_damage_player", source=source, player=ref[1], amount=amount)
+    from .initiative import combat_damage_to_holder
+
+    combat_damage_to_holder(g, hit_players)

@@ -1,0 +1,196 @@
+"""The engine's entry point: a `Game` runs until a decision is pending and takes answers.
+
+The rules run as a generator that yields each `Decision`; an answer is validated against the
+pending decision's options before it is sent in, so an illegal answer changes nothing. A game is
+fully determined by its `GameSetup` and its answer log, which `replay` uses (DESIGN.md,
+"Persistence by replay").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CARDS, TOKENS
+from .choices import choose_objects
+from .decisions import Decision, IllegalAnswer, Option
+from .dungeon import DungeonSpec
+from .sba import end_game
+from .state import STEPS, DungeonState, GameOver, GameState, Obj
+from .turns import run_turns
+from .zones import draw, shuffle
+
+OPENING_HAND = 7
+
+
+@dataclass
+class GameSetup:
+    """Everything a game is built from besides the answers."""
+
+    players: list[str]
+    seed: int = 0
+    decks: dict[str, list[str]] = field(default_factory=dict)
+    dungeons: dict[str, DungeonSpec] = field(default_factory=dict)
+    position: dict[str, Any] | None = None  # a scenario setup (see position.py)
+
+
+class Game:
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.state = GameState(setup.players, setup.seed, setup.dungeons)
+        self.answers: list[tuple[str, Any]] = []
+        self.pending: Decision | None = None
+        if setup.position is not None:
+            from .position import apply_position
+
+            start_step = apply_position(self.state, setup.position)
+            self._gen = self._run(start_step, resume=True, opening=False)
+        else:
+            self._deal(setup.decks)
+            self._gen = self._run("untap", resume=False, opening=True)
+        self._step(None)
+
+    # running ----------------------------------------------------------------------------------
+    def _deal(self, decks: dict[str, list[str]]) -> None:
+        g = self.state
+        for p in g.players:
+            for name in decks.get(p.name, []):
+                p.library.append(Obj(g.new_id(), CARDS[name], p.name, p.name, "library"))
+            shuffle(g, p.name)
+        # The coin flip decides who plays first (CR 103.1; its winner is taken to play first).
+        first = g.rng.choice([p.name for p in g.players])
+        g.active = g.first_player = first
+        g.note(f"{first} wins the coin flip and plays first", "CR 103.1")
+
+    def _run(
+        self, start_step: str, *, resume: bool, opening: bool
+    ) -> Generator[Decision, Any, None]:
+        g = self.state
+        try:
+            if opening:
+                yield from self._mulligans()
+                g.note(f"Turn 1: {g.active}'s turn")
+            yield from run_turns(g, start_step, resume)
+        except GameOver:
+            return
+
+    def _mulligans(self) -> Generator[Decision, Any, None]:
+        """London mulligan (CR 103.5): draw seven, keep or shuffle back and draw seven again;
+        then put one card on the bottom for each mulligan taken."""
+        g = self.state
+        for name in g.apnap():
+            p = g.player(name)
+            draw(g, name, OPENING_HAND)
+            while p.mulligans < OPENING_HAND:
+                answer = yield Decision(
+                    name,
+                    "mulligan",
+                    f"Keep this hand of {len(p.hand)}"
+                    + (f" (you'll put {p.mulligans} on the bottom)?" if p.mulligans else "?"),
+                    [Option("keep", "keep"), Option("mulligan", "mulligan")],
+                )
+                if answer == "keep":
+                    break
+                p.mulligans += 1
+                g.note(f"{name} takes a mulligan", "CR 103.5")
+                for o in list(p.hand):
+                    p.hand.remove(o)
+                    o.zone = "library"
+                    p.library.append(o)
+                shuffle(g, name)
+                draw(g, name, OPENING_HAND)
+            if p.mulligans:
+                chosen = yield from choose_objects(
+                    g,
+                    name,
+                    list(p.hand),
+                    p.mulligans,
+                    f"Put {p.mulligans} card(s) on the bottom of your library",
+                    "mulligan_bottom",
+                )
+                for o in chosen:
+                    p.hand.remove(o)
+                    o.zone = "library"
+                    p.library.append(o)
+                g.note(f"{name} keeps {len(p.hand)} cards", "CR 103.5")
+            else:
+                g.note(f"{name} keeps seven cards")
+
+    def _step(self, answer: Any) -> None:
+        try:
+            self.pending = self._gen.send(answer)
+        except StopIteration:
+            self.pending = None
+
+    # answering --------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def answer(self, player: str, choice: str | Sequence[str]) -> None:
+        """Answer the pending decision with option id(s); raises IllegalAnswer otherwise."""
+        if self.pending is None:
+            raise IllegalAnswer("The game is over; there is nothing to answer.")
+        normalised = self.pending.validate(player, choice)
+        self.answers.append((player, normalised))
+        self._step(normalised)
+
+    def answer_labels(self, player: str, labels: str | Sequence[str]) -> None:
+        """Answer by option label(s), as a scenario file or a bot's log does."""
+        d = self.pending
+        if d is None:
+            raise IllegalAnswer("The game is over; there is nothing to answer.")
+        wanted = [labels] if isinstance(labels, str) else list(labels)
+        by_label = {o.label: o.id for o in d.options}
+        ids = []
+        for label in wanted:
+            if label not in by_label:
+                raise IllegalAnswer(f"{label!r} is not an option.", d)
+            ids.append(by_label[label])
+        self.answer(player, ids if (d.multi or d.ordered) else ids[0])
+
+    def concede(self, player: str) -> None:
+        """A player concedes (CR 104.3a); it is logged as an answer so replays keep it."""
+        g = self.state
+        if g.over:
+            raise IllegalAnswer("The game is already over.")
+        if player not in g.by_name:
+            raise IllegalAnswer(f"{player!r} is not a player in this game.")
+        self.answers.append((player, "!concede"))
+        p = g.player(player)
+        p.lost = True
+        p.conceded = True
+        p.loss_reason = "conceded"
+        g.note(f"{player} concedes", "CR 104.3a")
+        try:
+            end_game(g)
+        except GameOver:
+            pass
+        self._gen.close()
+        self.pending = None
+
+    # views ------------------------------------------------------------------------------------
+    def view_for(self, seat: str | None) -> dict[str, Any]:
+        from .view import view_for
+
+        return view_for(self, seat)
+
+    def state_json(self) -> dict[str, Any]:
+        from .view import judge_view
+
+        return judge_view(self)
+
+
+def replay(setup: GameSetup, answers: Sequence[tuple[str, Any]]) -> Game:
+    """Rebuild a game from its setup and answer log (DESIGN.md, "Persistence by replay")."""
+    game = Game(setup)
+    for player, answer in answers:
+        if answer == "!concede":
+            game.concede(player)
+        else:
+            game.answer(player, answer)
+    return game
+
+
+__all__ = ["STEPS", "DungeonState", "Game", "GameSetup", "TOKENS", "replay"]

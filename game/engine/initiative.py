@@ -1,0 +1,58 @@
+"""The initiative (CR 725): a player designation with three inherent triggered abilities that
+have no source and are controlled by the player who had the initiative when they triggered."""
+
+from __future__ import annotations
+
+from .state import GameState, PendingTrigger
+
+TAKE_TEXT = "Whenever a player takes the initiative, that player ventures into Undercity."
+UPKEEP_TEXT = (
+    "At the beginning of the upkeep of the player who has the initiative, that player ventures "
+    "into Undercity."
+)
+STEAL_TEXT = (
+    "Whenever one or more creatures a player controls deal combat damage to the player who has "
+    "the initiative, the controller of those creatures takes the initiative."
+)
+
+
+def holder(g: GameState) -> str | None:
+    return next((p.name for p in g.players if p.initiative), None)
+
+
+def take_initiative(g: GameState, player: str) -> None:
+    """CR 725.3: the old holder stops having it; CR 725.5: taking it again still triggers."""
+    for p in g.players:
+        p.initiative = p.name == player
+    g.note(f"{player} takes the initiative", "CR 725.2")
+    _trigger(g, player, TAKE_TEXT, [{"op": "venture", "undercity": True}])
+
+
+def upkeep_trigger(g: GameState) -> None:
+    h = holder(g)
+    if h is not None and h == g.active:
+        _trigger(g, h, UPKEEP_TEXT, [{"op": "venture", "undercity": True}])
+
+
+def combat_damage_to_holder(g: GameState, hits: dict[str, set[str]]) -> None:
+    h = holder(g)
+    if h is None:
+        return
+    for attacker_controller, players in hits.items():
+        if h in players and attacker_controller != h:
+            _trigger(
+                g, h, STEAL_TEXT, [{"op": "take_initiative_by", "player": attacker_controller}]
+            )
+
+
+def _trigger(g: GameState, controller: str, text: str, effect: list) -> None:
+    g.pending_triggers.append(
+        PendingTrigger(
+            name="The initiative",
+            controller=controller,
+            text=text,
+            effect=effect,
+            target_specs=[],
+            source_name="The initiative",
+        )
+    )

@@ -1,0 +1,110 @@
+"""Starting a game from a position (a scenario file's setup): zones, life, dungeon, history.
+
+The input is plain data, already parsed; an unknown card, token, dungeon or room raises
+`PositionError` naming where it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARDS, TOKENS
+from .state import STEPS, DungeonState, GameState, Obj
+
+
+class PositionError(ValueError):
+    pass
+
+
+def _card(name: str, where: str):  # noqa: ANN202
+    if name not in CARDS:
+        raise PositionError(f"{where}: unknown card {name!r}")
+    return CARDS[name]
+
+
+def apply_position(g: GameState, position: dict[str, Any]) -> str:
+    turn = position.get("turn") or {}
+    g.turn = int(turn.get("number", 1))
+    g.active = turn.get("active", g.players[0].name)
+    g.first_player = g.players[0].name
+    step = turn.get("step", "precombat_main")
+    if step not in STEPS:
+        raise PositionError(f"turn.step: unknown step {step!r}; steps: {', '.join(STEPS)}")
+    if g.active not in g.by_name:
+        raise PositionError(f"turn.active: {g.active!r} is not a player")
+    aliases: dict[str, Obj] = {}
+    attachments: list[tuple[Obj, str]] = []
+    holders = 0
+    for name, spec in (position.get("setup") or {}).items():
+        if name not in g.by_name:
+            raise PositionError(f"setup: {name!r} is not a player")
+        p = g.player(name)
+        spec = spec or {}
+        p.life = int(spec.get("life", 20))
+        p.lands_played = int(spec.get("lands_played", 0))
+        for zone in ("hand", "library", "graveyard", "exile"):
+            for i, card_name in enumerate(spec.get(zone) or []):
+                o = Obj(g.new_id(), _card(card_name, f"setup.{name}.{zone}[{i}]"), name, name, zone)
+                p.zone(zone).append(o)
+        for i, entry in enumerate(spec.get("battlefield") or []):
+            where = f"setup.{name}.battlefield[{i}]"
+            if isinstance(entry, str):
+                entry = {"card": entry}
+            if "token" in entry:
+                token_name = entry["token"]
+                if token_name not in TOKENS:
+                    raise PositionError(f"{where}: unknown token {token_name!r}")
+                card, token = TOKENS[token_name], True
+            else:
+                card, token = _card(entry.get("card", ""), where), False
+            o = Obj(
+                g.new_id(),
+                card,
+                name,
+                entry.get("controller", name),
+                "battlefield",
+                token=token,
+                tapped=bool(entry.get("tapped", False)),
+                sick=bool(entry.get("sick", False)),
+                damage=int(entry.get("damage", 0)),
+                counters=dict(entry.get("counters") or {}),
+                timestamp=g.new_timestamp(),
+                alias=entry.get("as"),
+            )
+            if "loyalty" in entry or ("Planeswalker" in card.types and "loyalty" not in o.counters):
+                o.counters["loyalty"] = int(entry.get("loyalty", card.loyalty or 0))
+            g.battlefield.append(o)
+            if o.alias:
+                aliases[o.alias] = o
+            if entry.get("attached_to"):
+                attachments.append((o, entry["attached_to"]))
+        dungeon = spec.get("dungeon")
+        if dungeon:
+            dname = dungeon.get("name")
+            if dname not in g.dungeons:
+                raise PositionError(
+                    f"setup.{name}.dungeon: unknown dungeon {dname!r}; known: {', '.join(g.dungeons)}"
+                )
+            d = g.dungeons[dname]
+            room = dungeon.get("room", d.top)
+            if room not in d.rooms:
+                raise PositionError(
+                    f"setup.{name}.dungeon: {dname} has no room {room!r}; rooms: {', '.join(d.rooms)}"
+                )
+            p.dungeon = DungeonState(g.new_id(), d, room)
+        for i, done in enumerate(spec.get("completed") or []):
+            if done not in g.dungeons:
+                raise PositionError(f"setup.{name}.completed[{i}]: unknown dungeon {done!r}")
+            p.completed.append((done, 0))
+        if spec.get("initiative"):
+            p.initiative = True
+            holders += 1
+    if holders > 1:
+        raise PositionError("setup: at most one player may have the initiative")
+    for o, target in attachments:
+        host = aliases.get(target) or next((x for x in g.battlefield if x.name == target), None)
+        if host is None:
+            raise PositionError(f"attached_to: no permanent named {target!r}")
+        o.attached_to = host.id
+    g.note(f"Position loaded: turn {g.turn}, {g.active}'s {step.replace('_', ' ')}")
+    return step

@@ -1,0 +1,161 @@
+"""Turn structure (CR 500-514): steps, turn-based actions and priority in each step."""
+
+from __future__ import annotations
+
+from .casting import resolve_top
+from .choices import Gen, choose_objects
+from .combat import combat_damage, declare_attackers, declare_blockers, has_first_strike_step
+from .continuous import chars, end_effects
+from .initiative import upkeep_trigger
+from .priority import priority_decision, take_action
+from .sba import settle
+from .state import STEPS, GameState
+from .triggers import fire
+from .zones import discard, draw
+
+HAND_SIZE = 7
+
+
+def priority_round(g: GameState) -> Gen:
+    """Players get priority until all pass in succession with an empty stack (CR 117.4, 500.2)."""
+    player = g.active
+    passes = 0
+    while True:
+        yield from settle(g)
+        g.priority = player
+        answer = yield priority_decision(g, player)
+        if answer == "pass":
+            passes += 1
+            if passes < len(g.players):
+                player = g.opponent(player)
+                continue
+            if not g.stack:
+                g.priority = None
+                return
+            yield from resolve_top(g)
+            passes = 0
+            player = g.active  # CR 117.3b: the active player receives priority after resolution
+        else:
+            yield from take_action(g, player, answer)
+            passes = 0  # CR 117.3c: the player who acted receives priority again
+
+
+def empty_pools(g: GameState) -> None:
+    for p in g.players:
+        p.pool = {}  # CR 106.4: mana empties at the end of each step and phase
+
+
+def enter_step(g: GameState, step: str) -> None:
+    g.step = step
+    g.step_serial += 1
+
+
+def run_turns(g: GameState, start_step: str, resume: bool) -> Gen:
+    """Run turns forever from `start_step`; when `resume`, the step's start already happened and
+    the active player simply has priority (a position loaded from a scenario)."""
+    step_index = STEPS.index(start_step)
+    while True:
+        for step in STEPS[step_index:]:
+            skip_start = resume
+            resume = False
+            yield from run_step(g, step, skip_start)
+            empty_pools(g)
+            if g.combat is None and step == "declare_attackers":
+                pass
+        step_index = 0
+        begin_next_turn(g)
+
+
+def begin_next_turn(g: GameState) -> None:
+    g.turn += 1
+    g.active = g.opponent(g.active)
+    for p in g.players:
+        p.lands_played = 0
+        p.ventures_this_turn = 0
+    g.creatures_died_this_turn = 0
+    g.note(f"Turn {g.turn}: {g.active}'s turn")
+
+
+def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
+    if step in ("declare_blockers", "combat_damage") and not (g.combat and g.combat.attackers):
+        if step == "combat_damage" or g.combat is None or not g.combat.attackers:
+            return  # CR 508.8: no attackers, so skip declare blockers and combat damage
+    enter_step(g, step)
+    if step == "untap":
+        if not skip_start:
+            untap_step(g)
+        return  # CR 502.4: no player receives priority in the untap step
+    if step == "cleanup":
+        yield from cleanup_step(g)
+        return
+    if not skip_start:
+        if step == "upkeep":
+            upkeep_trigger(g)
+        if step == "draw":
+            if g.turn == 1 and g.active == g.first_player:
+                g.note(f"{g.active} skips the first draw of the game", "CR 103.8a")
+            else:
+                draw(g, g.active)
+        if step == "declare_attackers":
+            yield from declare_attackers(g)
+            if g.combat is not None and not g.combat.attackers:
+                # Priority is still given in the declare attackers step (CR 508.8).
+                pass
+        if step == "declare_blockers":
+            yield from declare_blockers(g)
+        if step == "combat_damage":
+            if has_first_strike_step(g):
+                combat_damage(g, first_strike=True)
+                fire(g, "step_begin", step="first_strike_damage")
+                yield from priority_round(g)
+                empty_pools(g)
+                if g.combat is None or not g.combat.attackers:
+                    return
+                combat_damage(g, first_strike=False)
+            else:
+                combat_damage(g, first_strike=None)
+        fire(g, "step_begin", step=step)
+    elif step == "declare_attackers" and g.combat is None:
+        from .state import Combat
+
+        g.combat = Combat()
+    yield from priority_round(g)
+    if step == "end_of_combat":
+        g.combat = None  # CR 511.3: creatures stop being attacking or blocking
+
+
+def untap_step(g: GameState) -> None:
+    """CR 502: "until your next turn" effects end as the turn begins; untap; sickness ends."""
+    end_effects(g, "until_next_turn", g.active)
+    for o in g.battlefield:
+        if o.controller != g.active:
+            continue
+        o.sick = False
+        if o.tapped and not chars(g, o).doesnt_untap:
+            o.tapped = False
+
+
+def cleanup_step(g: GameState) -> Gen:
+    """CR 514: discard to hand size, remove damage and end "until end of turn" effects."""
+    while True:
+        p = g.player(g.active)
+        excess = len(p.hand) - HAND_SIZE
+        if excess > 0:
+            chosen = yield from choose_objects(
+                g, p.name, list(p.hand), excess, f"Discard {excess} card(s) to hand size", "discard"
+            )
+            for o in chosen:
+                discard(g, o)
+            g.note(f"{p.name} discards to seven cards", "CR 514.1")
+        for o in g.battlefield:
+            o.damage = 0
+            o.deathtouch_damage = False
+        end_effects(g, "end_of_turn")
+        g.combat = None
+        # CR 514.3a: if SBAs happen or triggers wait, players get priority, then cleanup again.
+        from .sba import check_sbas
+
+        acted = yield from check_sbas(g)
+        if not acted and not g.pending_triggers:
+            return
+        yield from priority_round(g)

@@ -1,0 +1,141 @@
+"""What each viewer may see (DESIGN.md, "Views per viewer").
+
+`judge_view` is the full state JSON of `scenario state` (both hands, library order).
+`view_for(seat)` hides the opponent's hand and both libraries (counts) unless revealed;
+`view_for(None)` is a spectator's view: no hand at all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .continuous import chars
+from .state import GameState, Obj, StackItem
+from .targets import ref_name
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
+    c = chars(g, o)
+    keywords = sorted(c.keywords) + [f"ward {w}" for w in c.ward]
+    out: dict[str, Any] = {
+        "id": o.id,
+        "name": o.name,
+        "alias": o.alias,
+        "token": o.token,
+        "tapped": o.tapped,
+        "controller": o.controller,
+        "owner": o.owner,
+        "types": sorted(c.types),
+        "counters": dict(o.counters),
+        "keywords": keywords,
+        "sick": o.sick,
+    }
+    if "Creature" in c.types:
+        out.update(
+            power=c.power,
+            toughness=c.toughness,
+            damage=o.damage,
+            base_power=o.card.power,
+            base_toughness=o.card.toughness,
+        )
+    if o.attached_to is not None:
+        host = g.permanent(o.attached_to)
+        out["attached_to"] = host.name if host else None
+    if g.combat is not None:
+        if o.id in g.combat.attackers:
+            out["attacking"] = True
+        if o.id in g.combat.blocking:
+            out["blocking"] = True
+    return out
+
+
+def stack_json(g: GameState, item: StackItem) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": item.id,
+        "name": item.name,
+        "kind": item.kind,
+        "controller": item.controller,
+        "text": item.text,
+        "targets": [ref_name(g, r) for refs in item.targets for r in refs],
+    }
+    if item.dungeon_name:
+        out["dungeon"] = item.dungeon_name
+        out["label"] = f"{item.name} ({item.dungeon_name}) — {item.text}"
+    else:
+        out["label"] = f"{item.name} — {item.text}" if item.kind == "ability" else item.name
+    return out
+
+
+def _player_json(g: GameState, name: str, *, hand: bool, library: bool) -> dict[str, Any]:
+    p = g.player(name)
+    d = p.dungeon
+    out: dict[str, Any] = {
+        "life": p.life,
+        "poison": p.poison,
+        "initiative": p.initiative,
+        "hand": [o.name for o in p.hand] if hand else None,
+        "hand_count": len(p.hand),
+        "library": [o.name for o in p.library] if library else None,
+        "library_count": len(p.library),
+        "graveyard": [o.name for o in p.graveyard],
+        "exile": [o.name for o in p.exile],
+        "battlefield": [permanent_json(g, o) for o in g.battlefield if o.controller == name],
+        "dungeon": {"name": d.name, "room": d.room} if d else None,
+        "completed": [{"dungeon": n, "turn": t} for n, t in p.completed],
+        "mana_pool": dict(p.pool),
+        "lost": p.lost,
+    }
+    if not hand:
+        out["revealed_hand"] = [o.name for o in p.hand if o.revealed]
+    return out
+
+
+def _common(game: Game) -> dict[str, Any]:
+    g = game.state
+    return {
+        "turn": {"number": g.turn, "active": g.active, "step": g.step},
+        "priority": g.priority,
+        "stack": [stack_json(g, s) for s in reversed(g.stack)],
+        "waiting_triggers": [
+            {
+                "name": t.name,
+                "controller": t.controller,
+                "text": t.text,
+                "dungeon": t.dungeon_name or None,
+            }
+            for t in g.pending_triggers
+        ],
+        "winner": g.winner,
+        "end_reason": g.end_reason,
+        "log": list(g.log),
+        "version": len(game.answers),
+    }
+
+
+def judge_view(game: Game) -> dict[str, Any]:
+    g = game.state
+    out = _common(game)
+    out["players"] = {p.name: _player_json(g, p.name, hand=True, library=True) for p in g.players}
+    out["pending"] = game.pending.to_json() if game.pending else None
+    return out
+
+
+def view_for(game: Game, seat: str | None) -> dict[str, Any]:
+    g = game.state
+    out = _common(game)
+    out["seat"] = seat
+    out["players"] = {
+        p.name: _player_json(g, p.name, hand=p.name == seat, library=False) for p in g.players
+    }
+    d = game.pending
+    if d is None:
+        out["pending"] = None
+    elif d.player == seat:
+        out["pending"] = d.to_json()
+    else:
+        # The other seat learns only who is deciding and what kind of decision it is.
+        out["pending"] = {"player": d.player, "kind": d.kind}
+    return out

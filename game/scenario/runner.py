@@ -1,0 +1,311 @@
+"""Running a scenario: play its script against the engine and compare expectations."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dungeons.official import official_dungeons
+from game.engine.decisions import Decision, IllegalAnswer, Option
+from game.engine.game import Game, GameSetup
+from game.engine.position import PositionError
+
+from .loader import Scenario, ScenarioError, Step, load_scenario
+
+MAX_PASSES = 2000
+
+
+@dataclass
+class Outcome:
+    path: str
+    name: str
+    passed: bool
+    problems: list[str] = field(default_factory=list)
+    error: ScenarioError | None = None  # an invalid file (exit 2)
+
+
+def build_game(scenario: Scenario) -> Game:
+    setup = GameSetup(
+        players=scenario.players,
+        seed=scenario.seed,
+        dungeons=official_dungeons(),
+        position=scenario.position,
+    )
+    try:
+        return Game(setup)
+    except PositionError as e:
+        raise ScenarioError(scenario.path, 0, str(e)) from None
+
+
+# matching labels ------------------------------------------------------------------------------
+def _label_variants(game: Game, option: Option) -> set[str]:
+    """An option's label, and the label with any named object's alias in place of its name."""
+    variants = {option.label}
+    for obj_id in option.objs:
+        obj = game.state.find(obj_id)
+        if obj is None or not obj.alias:
+            continue
+        for v in list(variants):
+            if obj.name in v:
+                variants.add(v.replace(obj.name, obj.alias, 1))
+    return variants
+
+
+def _resolve_label(game: Game, d: Decision, label: str, step: Step, path: str) -> str:
+    matches = [o for o in d.options if label in _label_variants(game, o)]
+    if len(matches) == 1:
+        return matches[0].id
+    if not matches:
+        raise ScenarioError(
+            path,
+            step.line,
+            f"{label!r} matches no option of {d.player}'s {d.kind} decision; the options were: "
+            + "; ".join(o.label for o in d.options),
+        )
+    raise ScenarioError(
+        path,
+        step.line,
+        f"{label!r} matches several options; use one of: " + "; ".join(o.label for o in matches),
+    )
+
+
+def _answer(game: Game, step: Step, path: str) -> None:
+    d = game.pending
+    if d is None:
+        raise ScenarioError(
+            path, step.line, f"the game is over ({game.state.winner} won); nothing to answer"
+        )
+    if d.player != step.player:
+        raise ScenarioError(
+            path,
+            step.line,
+            f"the pending decision ({d.kind}: {d.prompt}) is {d.player}'s, not {step.player}'s; "
+            "its options: " + "; ".join(o.label for o in d.options),
+        )
+    if isinstance(step.value, list):
+        ids = [_resolve_label(game, d, label, step, path) for label in step.value]
+        answer: Any = ids if (d.multi or d.ordered) else (ids[0] if len(ids) == 1 else ids)
+    else:
+        one = _resolve_label(game, d, step.value, step, path)
+        answer = [one] if (d.multi or d.ordered) else one
+    try:
+        game.answer(step.player, answer)  # type: ignore[arg-type]
+    except IllegalAnswer as e:
+        raise ScenarioError(path, step.line, str(e)) from None
+
+
+def _pass(game: Game) -> bool:
+    d = game.pending
+    if d is None or d.kind != "priority":
+        return False
+    game.answer(d.player, "pass")
+    return True
+
+
+def _resolve(game: Game, step: Step, path: str) -> None:
+    g = game.state
+    if not g.stack and not g.pending_triggers:
+        return
+    target = g.stack[-1].id if g.stack else None
+    for _ in range(MAX_PASSES):
+        if game.pending is None:
+            return
+        if step.value == "all":
+            if not g.stack:
+                return
+        elif target is None:
+            if not g.stack:
+                return
+            target = g.stack[-1].id
+        elif all(s.id != target for s in g.stack):
+            return
+        if not _pass(game):
+            return  # stopped at a decision that is not a plain priority pass
+    raise ScenarioError(path, step.line, "resolve could not finish: the stack never emptied")
+
+
+def _advance(game: Game, step: Step, path: str) -> None:
+    g = game.state
+    if g.stack:
+        raise ScenarioError(
+            path, step.line, "advance needs an empty stack; use 'resolve' or 'resolve: all' first"
+        )
+    start = g.step_serial
+    start_turn = g.turn
+    for _ in range(MAX_PASSES):
+        if g.step == step.value and g.step_serial > start:
+            return
+        if game.pending is None:
+            raise ScenarioError(path, step.line, f"advance: the game ended ({g.winner} won)")
+        if g.stack or game.pending.kind != "priority":
+            return  # something went on the stack, or a decision is needed
+        if g.turn > start_turn + 4:
+            break
+        _pass(game)
+    raise ScenarioError(path, step.line, f"advance could not reach {step.value}")
+
+
+# expectations ---------------------------------------------------------------------------------
+def compare(game: Game, expect: dict[str, Any], players: list[str]) -> list[str]:
+    state = game.state_json()
+    problems: list[str] = []
+
+    def differ(where: str, want: Any, got: Any) -> None:
+        problems.append(f"{where}: expected {want!r}, got {got!r}")
+
+    for key, want in expect.items():
+        if key in players:
+            pstate = state["players"][key]
+            for field_name, value in want.items():
+                _compare_player_field(game, key, pstate, field_name, value, differ)
+        elif key == "stack":
+            got = [s["name"] for s in state["stack"]]
+            if list(want or []) != got:
+                differ("stack (top first)", list(want or []), got)
+        elif key == "winner":
+            if want != state["winner"]:
+                differ("winner", want, state["winner"])
+        elif key == "turn":
+            for k, v in want.items():
+                if state["turn"].get(k) != v:
+                    differ(f"turn.{k}", v, state["turn"].get(k))
+        elif key == "pending":
+            p = state["pending"]
+            if want is None:
+                if p is not None:
+                    differ("pending", None, p)
+                continue
+            if p is None:
+                differ("pending", want, None)
+                continue
+            for k, v in want.items():
+                if k == "options":
+                    if Counter(v) != Counter(p["options"]):
+                        differ("pending.options (as a set)", sorted(v), sorted(p["options"]))
+                elif p.get(k) != v:
+                    differ(f"pending.{k}", v, p.get(k))
+        elif key == "log":
+            for fragment in want:
+                if not any(fragment in line for line in state["log"]):
+                    problems.append(f"log: no line contains {fragment!r}")
+        elif key == "waiting_triggers":
+            got = [t["name"] for t in state["waiting_triggers"]]
+            if list(want or []) != got:
+                differ("waiting_triggers", list(want or []), got)
+    return problems
+
+
+def _compare_player_field(game, player, pstate, field_name, want, differ) -> None:  # noqa: ANN001
+    where = f"{player}.{field_name}"
+    if field_name in ("hand", "graveyard", "exile", "battlefield"):
+        got = (
+            [p["name"] for p in pstate["battlefield"]]
+            if field_name == "battlefield"
+            else pstate[field_name]
+        )
+        if Counter(want or []) != Counter(got):
+            differ(where + " (any order)", sorted(want or []), sorted(got))
+    elif field_name == "library":
+        if list(want or []) != pstate["library"]:
+            differ(where + " (top first)", list(want or []), pstate["library"])
+    elif field_name == "completed":
+        got = [c["dungeon"] for c in pstate["completed"]]
+        if list(want or []) != got:
+            differ(where, list(want or []), got)
+    elif field_name == "dungeon":
+        got = pstate["dungeon"]
+        if want is None or got is None:
+            if want != got:
+                differ(where, want, got)
+        else:
+            for k, v in want.items():
+                if got.get(k) != v:
+                    differ(f"{where}.{k}", v, got.get(k))
+    elif field_name == "permanents":
+        for ref, fields in want.items():
+            matches = [p for p in pstate["battlefield"] if p["alias"] == ref] or [
+                p for p in pstate["battlefield"] if p["name"] == ref
+            ]
+            if not matches:
+                differ(f"{where}.{ref}", "on the battlefield", "not there")
+                continue
+            perm = matches[0]
+            for k, v in (fields or {}).items():
+                got = perm.get(k)
+                if k == "keywords":
+                    if sorted(v) != sorted(got or []):
+                        differ(f"{where}.{ref}.keywords", sorted(v), sorted(got or []))
+                elif k == "counters":
+                    if {a: b for a, b in (v or {}).items() if b} != {
+                        a: b for a, b in (got or {}).items() if b
+                    }:
+                        differ(f"{where}.{ref}.counters", v, got)
+                elif got != v:
+                    differ(f"{where}.{ref}.{k}", v, got)
+    elif field_name == "hand_count":
+        if want != len(pstate["hand"]):
+            differ(where, want, len(pstate["hand"]))
+    elif field_name == "library_count":
+        if want != len(pstate["library"]):
+            differ(where, want, len(pstate["library"]))
+    else:
+        if pstate.get(field_name) != want:
+            differ(where, want, pstate.get(field_name))
+
+
+# running --------------------------------------------------------------------------------------
+def play_script(scenario: Scenario, game: Game, *, checks: bool = True) -> list[str]:
+    problems: list[str] = []
+    for step in scenario.script:
+        if step.kind == "answer":
+            _answer(game, step, scenario.path)
+        elif step.kind == "resolve":
+            _resolve(game, step, scenario.path)
+        elif step.kind == "advance":
+            _advance(game, step, scenario.path)
+        elif step.kind == "concede":
+            game.concede(step.player)  # type: ignore[arg-type]
+        elif step.kind == "check" and checks:
+            found = compare(game, step.value, scenario.players)
+            problems += [f"check at line {step.line}: {p}" for p in found]
+    return problems
+
+
+def run_scenario(scenario: Scenario) -> Outcome:
+    game = build_game(scenario)
+    try:
+        problems = play_script(scenario, game)
+    except ScenarioError as e:
+        return Outcome(scenario.path, scenario.name, False, [str(e)])
+    if scenario.expect is not None:
+        problems += compare(game, scenario.expect, scenario.players)
+    return Outcome(scenario.path, scenario.name, not problems, problems)
+
+
+def run_file(path: str | Path) -> Outcome:
+    try:
+        scenario = load_scenario(path)
+        return run_scenario(scenario)
+    except ScenarioError as e:
+        return Outcome(str(path), "", False, [str(e)], error=e)
+
+
+def final_state(path: str | Path) -> dict[str, Any]:
+    """Set up, play the script, return the judge's state JSON (expectations ignored)."""
+    scenario = load_scenario(path)
+    game = build_game(scenario)
+    play_script(scenario, game, checks=False)
+    return game.state_json()
+
+
+def scenario_files(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml"))
+        else:
+            out.append(path)
+    return out
