@@ -81,9 +81,7 @@ def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
         return False
     if attacker.card.extra.get("unblockable_alone") and g.combat and g.combat.attacked_alone:
         return False  # "can't be blocked as long as it's attacking alone" (Yuan-Ti Malison)
-    if "protection from creatures" in ac.keywords:
-        return False
-    return True
+    return "protection from creatures" not in ac.keywords
 
 
 def declare_blockers(g: GameState) -> Gen:
@@ -111,7 +109,10 @@ def declare_blockers(g: GameState) -> Gen:
             per_attacker[a.id] = per_attacker.get(a.id, 0) + 1
         for a in attackers:
             if "menace" in chars(g, a).keywords and per_attacker.get(a.id, 0) == 1:
-                return f"{a.name} has menace: it can't be blocked except by two or more creatures (CR 702.110b)."
+                return (
+                    f"{a.name} has menace: it can't be blocked except by two or more "
+                    "creatures (CR 702.110b)."
+                )
         return None
 
     answer = yield Decision(
@@ -208,9 +209,9 @@ def combat_damage(g: GameState, first_strike: bool | None) -> None:
             events.append((b, ("obj", a_id), power))
     if first_strike:
         for o in g.battlefield:
-            if o.id in c.attackers or o.id in c.blocking:
-                if {"first strike", "double strike"} & chars(g, o).keywords:
-                    c.dealt_first_strike.add(o.id)
+            in_combat = o.id in c.attackers or o.id in c.blocking
+            if in_combat and {"first strike", "double strike"} & chars(g, o).keywords:
+                c.dealt_first_strike.add(o.id)
     hit_players: dict[str, set[str]] = {}
     for source, ref, amount in events:
         kw = chars(g, source).keywords

@@ -178,9 +178,9 @@ def player_has_hexproof(g: GameState, player: str) -> bool:
         if src.controller != player or _abilities_lost_cheap(g, src):
             continue
         for st in src.card.statics:
-            if st.affects == "you" and st.player_hexproof:
-                if st.condition is None or st.condition(g, src):
-                    return True
+            applies = st.condition is None or st.condition(g, src)
+            if st.affects == "you" and st.player_hexproof and applies:
+                return True
     return any(e.player == player and e.player_hexproof for e in g.effects)
 
 

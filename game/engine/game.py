@@ -8,6 +8,7 @@ fully determined by its `GameSetup` and its answer log, which `replay` uses (DES
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -163,10 +164,8 @@ class Game:
         p.conceded = True
         p.loss_reason = "conceded"
         g.note(f"{player} concedes", "CR 104.3a")
-        try:
+        with contextlib.suppress(GameOver):
             end_game(g)
-        except GameOver:
-            pass
         self._gen.close()
         self.pending = None
 

@@ -18,9 +18,8 @@ def can_use_tap_ability(g: GameState, obj: Obj) -> bool:
     start of the turn, unless it has haste (CR 302.6)."""
     if obj.tapped:
         return False
-    if obj.sick and "Creature" in chars(g, obj).types and "haste" not in chars(g, obj).keywords:
-        return False
-    return True
+    c = chars(g, obj)
+    return not (obj.sick and "Creature" in c.types and "haste" not in c.keywords)
 
 
 def mana_ability_of(obj: Obj) -> tuple[int, Activated] | None:

@@ -83,13 +83,15 @@ def apply_position(g: GameState, position: dict[str, Any]) -> str:
             dname = dungeon.get("name")
             if dname not in g.dungeons:
                 raise PositionError(
-                    f"setup.{name}.dungeon: unknown dungeon {dname!r}; known: {', '.join(g.dungeons)}"
+                    f"setup.{name}.dungeon: unknown dungeon {dname!r}; "
+                    f"known: {', '.join(g.dungeons)}"
                 )
             d = g.dungeons[dname]
             room = dungeon.get("room", d.top)
             if room not in d.rooms:
                 raise PositionError(
-                    f"setup.{name}.dungeon: {dname} has no room {room!r}; rooms: {', '.join(d.rooms)}"
+                    f"setup.{name}.dungeon: {dname} has no room {room!r}; "
+                    f"rooms: {', '.join(d.rooms)}"
                 )
             p.dungeon = DungeonState(g.new_id(), d, room)
         for i, done in enumerate(spec.get("completed") or []):

@@ -35,12 +35,12 @@ def check_sbas(g: GameState) -> Gen:
         if "Creature" in c.types:
             if c.toughness <= 0:
                 to_graveyard.append((o, "CR 704.5f"))
+            elif "indestructible" in c.keywords:
+                pass  # CR 702.12b: lethal and deathtouch damage don't destroy it
             elif o.damage >= c.toughness:
-                if "indestructible" not in c.keywords:
-                    to_graveyard.append((o, "CR 704.5g"))
+                to_graveyard.append((o, "CR 704.5g"))
             elif o.damage > 0 and o.deathtouch_damage:
-                if "indestructible" not in c.keywords:
-                    to_graveyard.append((o, "CR 704.5h"))
+                to_graveyard.append((o, "CR 704.5h"))
         if "Planeswalker" in c.types and o.counters.get("loyalty", 0) <= 0:
             to_graveyard.append((o, "CR 704.5i"))
         if "Aura" in o.card.subtypes:

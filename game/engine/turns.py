@@ -78,8 +78,7 @@ def begin_next_turn(g: GameState) -> None:
 
 def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
     if step in ("declare_blockers", "combat_damage") and not (g.combat and g.combat.attackers):
-        if step == "combat_damage" or g.combat is None or not g.combat.attackers:
-            return  # CR 508.8: no attackers, so skip declare blockers and combat damage
+        return  # CR 508.8: no attackers, so skip declare blockers and combat damage
     enter_step(g, step)
     if step == "untap":
         if not skip_start:

@@ -31,7 +31,10 @@ def becomes_target(g: GameState, item: StackItem) -> None:
                     PendingTrigger(
                         name=o.name,
                         controller=o.controller,
-                        text=f"Ward {cost} — counter {item.name} unless {item.controller} pays {cost}.",
+                        text=(
+                            f"Ward {cost} — counter {item.name} unless {item.controller} "
+                            f"pays {cost}."
+                        ),
                         effect=[{"op": "ward", "cost": cost}],
                         target_specs=[],
                         source_id=o.id,

@@ -174,7 +174,8 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
                     raise ScenarioError(
                         path,
                         line,
-                        f"unknown permanent key {key!r}; known: {', '.join(sorted(PERMANENT_KEYS))}",
+                        f"unknown permanent key {key!r}; "
+                        f"known: {', '.join(sorted(PERMANENT_KEYS))}",
                     )
             if "token" in entry:
                 if entry["token"] not in TOKENS:
@@ -265,7 +266,8 @@ def _check_expect_keys(path: str, expect: Any, players: list[str]) -> None:
                     raise ScenarioError(
                         path,
                         line_of(value, k),
-                        f"unknown expectation {k!r}; known: {', '.join(sorted(PLAYER_EXPECT_KEYS))}",
+                        f"unknown expectation {k!r}; "
+                        f"known: {', '.join(sorted(PLAYER_EXPECT_KEYS))}",
                     )
         elif key not in TOP_EXPECT_KEYS:
             raise ScenarioError(

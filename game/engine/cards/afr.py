@@ -184,7 +184,8 @@ CARDS = [
         statics=[
             Static(
                 "self",
-                "As long as you've completed a dungeon, Cloister Gargoyle gets +3/+0 and has flying.",
+                "As long as you've completed a dungeon, Cloister Gargoyle gets +3/+0 and has "
+                "flying.",
                 power=3,
                 keywords=("flying",),
                 condition=completed_a_dungeon,
@@ -269,7 +270,8 @@ CARDS = [
             Triggered(
                 "self_combat_damage_player",
                 [VENTURE],
-                "Whenever Yuan-Ti Malison deals combat damage to a player, venture into the dungeon.",
+                "Whenever Yuan-Ti Malison deals combat damage to a player, venture into the "
+                "dungeon.",
             )
         ],
         extra={"unblockable_alone": True},
