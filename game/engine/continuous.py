@@ -46,15 +46,33 @@ def _static_applies(g: GameState, src: Obj, affects: str, obj: Obj) -> bool:
 
 def chars(g: GameState, obj: Obj) -> Chars:
     """Compute `obj`'s current characteristics."""
+    memo = g.chars_memo
+    if memo is not None:
+        found = memo.get(obj.id)
+        if found is None:
+            found = memo[obj.id] = _compute_chars(g, obj)
+        return found
+    return _compute_chars(g, obj)
+
+
+def _static_sources(g: GameState) -> list[Obj]:
+    """Permanents with static abilities (computed once per read-only section)."""
+    memo = g.sources_memo
+    if memo is not None:
+        found = memo.get("#statics")
+        if found is None:
+            found = memo["#statics"] = [o for o in g.battlefield if o.card.statics]
+        return found
+    return [o for o in g.battlefield if o.card.statics]
+
+
+def _compute_chars(g: GameState, obj: Obj) -> Chars:
     card = obj.card
     # Collect (timestamp, kind, payload) from statics of permanents and from resolved effects.
     mods: list[tuple[int, Static | ContinuousEffect, Obj | None]] = []
     if obj.zone == "battlefield":
-        for src in g.battlefield:
-            statics = src.card.statics
-            if not statics:
-                continue
-            for st in statics:
+        for src in _static_sources(g):
+            for st in src.card.statics:
                 if st.affects == "you" or not _static_applies(g, src, st.affects, obj):
                     continue
                 if st.condition is not None and not st.condition(g, src):

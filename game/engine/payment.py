@@ -18,6 +18,8 @@ def can_use_tap_ability(g: GameState, obj: Obj) -> bool:
     start of the turn, unless it has haste (CR 302.6)."""
     if obj.tapped:
         return False
+    if not obj.sick:
+        return True
     c = chars(g, obj)
     return not (obj.sick and "Creature" in c.types and "haste" not in c.keywords)
 
@@ -30,6 +32,15 @@ def mana_ability_of(obj: Obj) -> tuple[int, Activated] | None:
 
 
 def mana_sources(g: GameState, player: str, exclude: int | None = None) -> list[ManaSource]:
+    memo = g.sources_memo
+    if memo is not None:
+        if player not in memo:
+            memo[player] = _mana_sources(g, player)
+        return [s for s in memo[player] if s.obj_id != exclude]
+    return _mana_sources(g, player, exclude)
+
+
+def _mana_sources(g: GameState, player: str, exclude: int | None = None) -> list[ManaSource]:
     out = []
     for o in g.battlefield:
         if o.controller != player or o.id == exclude:

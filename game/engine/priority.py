@@ -26,6 +26,11 @@ def _may_play_from_exile(g: GameState, player: str, o: Obj) -> bool:
 
 
 def priority_options(g: GameState, player: str) -> list[Option]:
+    with g.reading():
+        return _priority_options(g, player)
+
+
+def _priority_options(g: GameState, player: str) -> list[Option]:
     options = [Option("pass", "pass")]
     p = g.player(player)
     seen_land: set[int] = set()

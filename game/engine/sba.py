@@ -30,30 +30,19 @@ def check_sbas(g: GameState) -> Gen:
     if losers:
         end_game(g)
     to_graveyard: list[tuple[Obj, str]] = []
-    for o in list(g.battlefield):
-        c = chars(g, o)
-        if "Creature" in c.types:
-            if c.toughness <= 0:
-                to_graveyard.append((o, "CR 704.5f"))
-            elif "indestructible" in c.keywords:
-                pass  # CR 702.12b: lethal and deathtouch damage don't destroy it
-            elif o.damage >= c.toughness:
-                to_graveyard.append((o, "CR 704.5g"))
-            elif o.damage > 0 and o.deathtouch_damage:
-                to_graveyard.append((o, "CR 704.5h"))
-        if "Planeswalker" in c.types and o.counters.get("loyalty", 0) <= 0:
-            to_graveyard.append((o, "CR 704.5i"))
-        if "Aura" in o.card.subtypes:
-            host = g.permanent(o.attached_to) if o.attached_to is not None else None
-            if host is None or "Creature" not in chars(g, host).types:
-                to_graveyard.append((o, "CR 704.5m"))
+    animated = any(e.add_types for e in g.effects)
+    with g.reading():
+        for o in g.battlefield:
+            _creature_sbas(g, o, animated, to_graveyard)
+    for o in g.battlefield:
         if "Equipment" in o.card.subtypes and o.attached_to is not None:
             host = g.permanent(o.attached_to)
             if host is None or "Creature" not in chars(g, host).types:
-                o.attached_to = None
+                o.attached_to = None  # CR 704.5n
                 performed = True
     # Legend rule (CR 704.5j): the controller chooses one, the rest go to the graveyard.
-    for p in g.apnap():
+    legends = sum(1 for o in g.battlefield if "Legendary" in o.card.supertypes)
+    for p in g.apnap() if legends > 1 else ():
         names: dict[str, list[Obj]] = {}
         for o in g.controlled(p):
             if "Legendary" in o.card.supertypes:
@@ -95,6 +84,29 @@ def check_sbas(g: GameState) -> Gen:
     if dungeon_sba(g):
         performed = True
     return performed
+
+
+def _creature_sbas(g: GameState, o: Obj, animated: bool, out: list[tuple[Obj, str]]) -> None:
+    """Toughness, damage, loyalty and Aura checks for one permanent (CR 704.5f-i, 704.5m)."""
+    card_types = o.card.types
+    if "Aura" in o.card.subtypes:
+        host = g.permanent(o.attached_to) if o.attached_to is not None else None
+        if host is None or "Creature" not in chars(g, host).types:
+            out.append((o, "CR 704.5m"))
+    if not animated and not (card_types & {"Creature", "Planeswalker"}):
+        return  # nothing else can apply to a land or a plain artifact
+    c = chars(g, o)
+    if "Creature" in c.types:
+        if c.toughness <= 0:
+            out.append((o, "CR 704.5f"))
+        elif "indestructible" in c.keywords:
+            pass  # CR 702.12b: lethal and deathtouch damage don't destroy it
+        elif o.damage >= c.toughness:
+            out.append((o, "CR 704.5g"))
+        elif o.damage > 0 and o.deathtouch_damage:
+            out.append((o, "CR 704.5h"))
+    if "Planeswalker" in c.types and o.counters.get("loyalty", 0) <= 0:
+        out.append((o, "CR 704.5i"))
 
 
 def end_game(g: GameState) -> None:

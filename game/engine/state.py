@@ -180,6 +180,22 @@ class Combat:
     attacked_alone: bool = False
 
 
+class _Reading:
+    def __init__(self, g: GameState) -> None:
+        self.g = g
+        self.outer = g.chars_memo is not None
+
+    def __enter__(self) -> None:
+        if not self.outer:
+            self.g.chars_memo = {}
+            self.g.sources_memo = {}
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.outer:
+            self.g.chars_memo = None
+            self.g.sources_memo = None
+
+
 class GameState:
     """Everything about one game. Rules live in the modules named for them, not here."""
 
@@ -207,7 +223,10 @@ class GameState:
         self.over = False
         self.triggered_once: set[tuple[int, int, int]] = set()  # (obj, ability, turn)
         self.creatures_died_this_turn = 0
-        self.extra_turn_flags: dict[str, Any] = {}
+        # Memos valid only inside a read-only section (see `reading`): characteristics and mana
+        # sources are computed once per object there instead of once per question.
+        self.chars_memo: dict[int, Any] | None = None
+        self.sources_memo: dict[str, Any] | None = None
 
     # ids and time -------------------------------------------------------------------------
     def new_id(self) -> int:
@@ -259,6 +278,11 @@ class GameState:
 
     def controlled(self, player: str) -> list[Obj]:
         return [o for o in self.battlefield if o.controller == player]
+
+    # read-only sections ---------------------------------------------------------------------
+    def reading(self) -> _Reading:
+        """`with g.reading():` marks code that asks many questions and changes nothing."""
+        return _Reading(self)
 
     # the log --------------------------------------------------------------------------------
     def note(self, text: str, rule: str | None = None) -> None:
