@@ -424,10 +424,13 @@ def op_discard_and_sacrifice_each(g: GameState, ctx: Ctx, step: Step) -> Gen:
 
 
 def op_exile_top_may_play(g: GameState, ctx: Ctx, step: Step) -> Gen:
-    """Runestone Caverns: the exiled cards may be played until the end of the controller's next
-    turn (decision recorded in docs/rules-coverage.md)."""
+    """Exile the top N cards; you may play them. Runestone Caverns states no duration, so the
+    permission lasts until the end of the game (CR 611.2a; docs/rules-coverage.md)."""
     p = g.player(ctx.controller)
-    until = g.turn + (2 if step.get("until") == "end_of_next_turn" else 0)
+    next_turn = g.turn + (2 if g.active == ctx.controller else 1)
+    until = {"end_of_turn": g.turn, "end_of_next_turn": next_turn}.get(
+        step.get("until", "end_of_game"), 10**9
+    )
     for _ in range(step.get("amount", 1)):
         if not p.library:
             break
