@@ -50,9 +50,20 @@ def _priority_options(g: GameState, player: str) -> list[Option]:
         for i, ability in enumerate(o.card.activated):
             if can_activate(g, player, o, ability):
                 options.append(
-                    Option(f"act:{o.id}:{i}", f"activate {o.name}: {ability.cost_text}", (o.id,))
+                    Option(
+                        f"act:{o.id}:{i}",
+                        f"activate {o.name}: {ability.cost_text}",
+                        (o.id,),
+                        "mana" if ability.is_mana_ability else None,
+                    )
                 )
     return options
+
+
+def nothing_to_do_but_pass(d: Decision) -> bool:
+    """A priority decision whose only options are passing and mana abilities: the pace feature
+    may pass for the player (mana is only worth making when something can spend it)."""
+    return d.kind == "priority" and all(o.id == "pass" or o.data == "mana" for o in d.options)
 
 
 def priority_decision(g: GameState, player: str) -> Decision:
