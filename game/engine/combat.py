@@ -20,7 +20,7 @@ def can_attack(g: GameState, o: Obj) -> bool:
 
 def must_attack(g: GameState, o: Obj) -> bool:
     """Goaded creatures attack each combat if able (CR 701.15b)."""
-    return any(turn >= g.turn for turn in o.goaded_by.values())
+    return bool(o.goaded_by)
 
 
 def declare_attackers(g: GameState) -> Gen:

@@ -55,7 +55,7 @@ class Obj:
     may_cast_creature: bool = False  # exiled on an adventure (CR 715.4)
     play_until: tuple[str, int] | None = None  # "you may play it" permission (who, until turn)
     play_free: bool = False
-    goaded_by: dict[str, int] = field(default_factory=dict)  # player -> turn it lasts through
+    goaded_by: dict[str, int] = field(default_factory=dict)  # goading player -> turn goaded
     entered_turn: int = 0
 
     @property

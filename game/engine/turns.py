@@ -127,6 +127,8 @@ def untap_step(g: GameState) -> None:
     """CR 502: "until your next turn" effects end as the turn begins; untap; sickness ends."""
     end_effects(g, "until_next_turn", g.active)
     for o in g.battlefield:
+        o.goaded_by.pop(g.active, None)  # goad lasts until the goading player's next turn
+    for o in g.battlefield:
         if o.controller != g.active:
             continue
         o.sick = False
