@@ -7,7 +7,7 @@ from .choices import Gen, choose_objects, choose_targets, yes_no
 from .continuous import chars
 from .decisions import Decision, Option
 from .effects import Ctx, run_steps
-from .mana import ManaCost
+from .mana import ManaCost, parse_cost
 from .payment import activate_mana_ability, can_pay, can_use_tap_ability, mana_output, pay_mana
 from .state import MAIN_STEPS, GameState, Obj, StackItem
 from .targets import candidates, still_legal
@@ -61,6 +61,22 @@ def can_cast(g: GameState, player: str, obj: Obj, adventure: bool = False) -> bo
     return can_pay(g, player, spell_cost(g, player, face))
 
 
+def can_escape(g: GameState, player: str, obj: Obj) -> bool:
+    """Escape (CR 702.138): cast from your graveyard for its escape cost."""
+    face = obj.card
+    if face.escape is None or obj.zone != "graveyard" or obj.owner != player:
+        return False
+    others = [o for o in g.player(player).graveyard if o is not obj]
+    if len(others) < face.escape_exile:
+        return False
+    instant_speed = "Instant" in face.types or "flash" in face.keywords
+    if not instant_speed and not sorcery_timing(g, player):
+        return False
+    if not targets_possible(g, player, face.spell_targets):
+        return False
+    return can_pay(g, player, parse_cost(face.escape))
+
+
 def can_play_land(g: GameState, player: str, obj: Obj) -> bool:
     """One land per turn, your main phase, empty stack (CR 305.2, 505.6b)."""
     return (
@@ -70,12 +86,19 @@ def can_play_land(g: GameState, player: str, obj: Obj) -> bool:
 
 # casting -------------------------------------------------------------------------------------
 def cast_spell(
-    g: GameState, player: str, obj: Obj, *, adventure: bool = False, free: bool = False
+    g: GameState,
+    player: str,
+    obj: Obj,
+    *,
+    adventure: bool = False,
+    free: bool = False,
+    escape: bool = False,
 ) -> Gen:
     """Cast a spell: put it on the stack, choose targets, pay, then it becomes cast (CR 601.2)."""
     face = face_of(obj, adventure)
     from_zone = obj.zone
     free = free or obj.play_free
+    escape_others = [o for o in g.player(player).graveyard if o is not obj] if escape else []
     card_obj = move(g, obj, "stack")
     item = StackItem(
         id=g.new_id(),
@@ -98,7 +121,21 @@ def cast_spell(
         back.controller = player
         g.note(f"{player} can't cast {face.name}: no legal targets")
         return
-    if not free:
+    if escape:
+        assert face.escape is not None
+        assert pay_mana(g, player, parse_cost(face.escape)), "escape cost can't be paid"
+        exiled = yield from choose_objects(
+            g,
+            player,
+            escape_others,
+            face.escape_exile,
+            f"Escape: exile {face.escape_exile} other cards from your graveyard",
+            "escape_exile",
+        )
+        for o in exiled:
+            move(g, o, "exile")
+        g.note(f"{player} exiles {len(exiled)} cards from their graveyard to escape", "CR 702.138")
+    elif not free:
         paid = pay_mana(g, player, spell_cost(g, player, face))
         assert paid, f"{face.name} was offered but its cost can't be paid"
     tgt = describe(g, item)
@@ -126,6 +163,13 @@ def can_activate(g: GameState, player: str, obj: Obj, ability: Activated) -> boo
         return False
     if ability.tap and not can_use_tap_ability(g, obj):
         return False
+    if ability.loyalty is not None:
+        # CR 606.3: one loyalty ability per planeswalker per turn, as a sorcery;
+        # a negative cost needs that many loyalty counters (CR 606.6).
+        if (obj.id, g.turn) in g.loyalty_used:
+            return False
+        if ability.loyalty < 0 and obj.counters.get("loyalty", 0) < -ability.loyalty:
+            return False
     if ability.sorcery_speed and not sorcery_timing(g, player):
         return False
     if ability.only_if is not None and not ability.only_if(g, obj):
@@ -187,6 +231,9 @@ def activate(g: GameState, player: str, obj: Obj, index: int) -> Gen:
     assert pay_mana(g, player, ability_cost(g, obj, ability), exclude)
     if ability.tap:
         obj.tapped = True
+    if ability.loyalty is not None:
+        obj.counters["loyalty"] = obj.counters.get("loyalty", 0) + ability.loyalty
+        g.loyalty_used.add((obj.id, g.turn))
     if ability.tap_untapped_legendary:
         pool = _untapped_legendaries(g, player, obj)
         chosen = yield from choose_objects(
@@ -218,7 +265,8 @@ def resolve_top(g: GameState) -> Gen:
         if item.kind == "spell" and item.card is not None:
             move(g, item.card, "graveyard")
         return
-    if item.intervening_if is not None and not item.intervening_if(g, item.controller):
+    source = g.find(item.source_id) if item.source_id is not None else None
+    if item.intervening_if is not None and not item.intervening_if(g, item.controller, source):
         g.stack.remove(item)
         g.note(f"{item.name}'s condition is no longer true, so it does nothing", "CR 603.4")
         return

@@ -32,11 +32,21 @@ def declare_attackers(g: GameState) -> Gen:
     if not able:
         return
     forced = {o.id for o in able if must_attack(g, o)}
-    options = [Option(f"a{o.id}", o.name, (o.id,), o) for o in able]
+    walkers = [w for w in g.controlled(defender) if "Planeswalker" in chars(g, w).types]
+    options = []
+    for o in able:
+        options.append(Option(f"a{o.id}", o.name, (o.id,), (o, defender)))
+        # CR 508.1b: a creature may attack a planeswalker the defending player controls.
+        for w in walkers:
+            options.append(
+                Option(f"a{o.id}:{w.id}", f"{o.name} -> {w.name}", (o.id, w.id), (o, w.id))
+            )
 
     def check(chosen: list[Option]) -> str | None:
-        ids = {o.data.id for o in chosen}  # type: ignore[union-attr]
-        missing = forced - ids
+        ids = [opt.data[0].id for opt in chosen]  # type: ignore[index]
+        if len(ids) != len(set(ids)):
+            return "A creature attacks only one player or planeswalker."
+        missing = forced - set(ids)
         if missing:
             names = ", ".join(o.name for o in able if o.id in missing)
             return f"{names} must attack this combat (goaded, CR 701.15b)."
@@ -50,21 +60,25 @@ def declare_attackers(g: GameState) -> Gen:
         multi=True,
         min_count=0,
         max_count=len(able),
-        check=check if forced else None,
+        check=check,
     )
-    chosen = [o for o in able if f"a{o.id}" in set(answer)]
+    picked = [opt.data for opt in options if opt.id in set(answer)]
+    chosen = [o for o, _ in picked]  # type: ignore[misc]
     if not chosen:
         g.note(f"{attacker_player} declares no attackers")
         return
-    for o in chosen:
-        g.combat.attackers[o.id] = defender
+    parts = []
+    for o, target in picked:  # type: ignore[misc]
+        g.combat.attackers[o.id] = target
         if "vigilance" not in chars(g, o).keywords:
             o.tapped = True  # CR 508.1f
+        if isinstance(target, int):
+            walker = g.permanent(target)
+            parts.append(f"{o.name} (attacking {walker.name if walker else '?'})")
+        else:
+            parts.append(o.name)
     g.combat.attacked_alone = len(chosen) == 1
-    g.note(
-        f"{attacker_player} attacks {defender} with " + ", ".join(o.name for o in chosen),
-        "CR 508.1",
-    )
+    g.note(f"{attacker_player} attacks {defender} with " + ", ".join(parts), "CR 508.1")
     for o in chosen:
         fire(g, "attacks", obj=o)
     fire(g, "attackers_declared", player=attacker_player, attackers=chosen)
@@ -73,7 +87,7 @@ def declare_attackers(g: GameState) -> Gen:
 def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
     bc = chars(g, blocker)
     ac = chars(g, attacker)
-    if "Creature" not in bc.types or blocker.tapped:
+    if "Creature" not in bc.types or blocker.tapped or bc.cant_block:
         return False
     if "flying" in ac.keywords and not ({"flying", "reach"} & bc.keywords):
         return False  # CR 702.9b
@@ -90,7 +104,8 @@ def declare_blockers(g: GameState) -> Gen:
     assert c is not None
     defender = g.opponent(g.active)
     attackers = [o for o in g.battlefield if o.id in c.attackers]
-    pairs = [(b, a) for b in g.controlled(defender) for a in attackers if can_block(g, b, a)]
+    able_blockers = [b for b in g.controlled(defender) if "Creature" in chars(g, b).types]
+    pairs = [(b, a) for b in able_blockers for a in attackers if can_block(g, b, a)]
     if not pairs:
         return
     options = [
@@ -140,6 +155,11 @@ def declare_blockers(g: GameState) -> Gen:
         a = g.permanent(a_id)
         if a is not None:
             fire(g, "becomes_blocked", obj=a)
+
+
+def _defender_ref(g: GameState, defender: str | int) -> tuple[str, object]:
+    """What an unblocked attacker deals damage to: a player or the planeswalker it attacks."""
+    return ("obj", defender) if isinstance(defender, int) else ("player", defender)
 
 
 def has_first_strike_step(g: GameState) -> bool:
@@ -197,9 +217,9 @@ def combat_damage(g: GameState, first_strike: bool | None) -> None:
                     events.append((a, ("obj", b.id), give))
                 remaining -= give
             if remaining > 0 and ("trample" in ac.keywords):
-                events.append((a, ("player", defender), remaining))
+                events.append((a, _defender_ref(g, defender), remaining))
         else:
-            events.append((a, ("player", defender), power))
+            events.append((a, _defender_ref(g, defender), power))
     for b_id, a_id in list(c.blocking.items()):
         b = g.permanent(b_id)
         if b is None or not deals(b) or g.permanent(a_id) is None:

@@ -26,6 +26,7 @@ class Chars:
     base_power: int
     base_toughness: int
     lost_abilities: bool
+    cant_block: bool = False
 
 
 def completed_any(g: GameState, player: str) -> bool:
@@ -83,6 +84,9 @@ def _compute_chars(g: GameState, obj: Obj) -> Chars:
         for e in g.effects:
             if e.affects == obj.id:
                 mods.append((e.timestamp, e, None))
+        if "Creature" in card.types:
+            for _, st in g.player(obj.controller).emblems:
+                mods.append((0, st, obj))  # an emblem's static ability (CR 114.4)
         if not mods and not obj.counters:
             return _base_chars(card)
     mods.sort(key=lambda m: m[0])
@@ -95,6 +99,7 @@ def _compute_chars(g: GameState, obj: Obj) -> Chars:
     cant_attack = False
     walls = False
     doesnt_untap = False
+    cant_block = False
     lost = False
     for _, m, src in mods:
         if isinstance(m, Static):
@@ -111,13 +116,18 @@ def _compute_chars(g: GameState, obj: Obj) -> Chars:
                 dp += a
                 dt += b
             doesnt_untap = doesnt_untap or m.doesnt_untap
+            cant_block = cant_block or m.cant_block
         elif isinstance(m, ContinuousEffect):
             if m.lose_all_abilities:
                 keywords.clear()
                 ward.clear()
                 lost = True
             types.update(m.add_types)
+            if m.set_subtypes is not None:
+                subtypes = tuple(m.set_subtypes)
             keywords.update(m.keywords)
+            if m.protection_from_creatures:
+                keywords.add("protection from creatures")
             if m.set_base is not None:
                 base_p, base_t = m.set_base
             dp += m.power
@@ -138,6 +148,7 @@ def _compute_chars(g: GameState, obj: Obj) -> Chars:
         base_power=base_p,
         base_toughness=base_t,
         lost_abilities=lost,
+        cant_block=cant_block,
     )
 
 

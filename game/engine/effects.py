@@ -235,6 +235,7 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> Gen:
                 cant_block_by_walls=step.get("cant_be_blocked_by_walls", False),
                 set_base=tuple(step["set_base"]) if step.get("set_base") else None,  # type: ignore[arg-type]
                 add_types=tuple(step.get("add_types", ())),
+                set_subtypes=tuple(step["set_subtypes"]) if step.get("set_subtypes") else None,
                 started_turn=g.turn,
             )
         )
@@ -275,6 +276,14 @@ def deal_damage(
     if amount <= 0:
         return 0
     kind, value = ref
+    if kind == "obj" and source is not None and "Creature" in chars(g, source).types:
+        target = g.permanent(value)
+        if target is not None and "protection from creatures" in chars(g, target).keywords:
+            g.note(
+                f"Damage from {source_name} to {target.name} is prevented (protection)",
+                "CR 702.16e",
+            )
+            return 0
     if kind == "player":
         g.player(value).life -= amount
         g.note(f"{source_name} deals {amount} damage to {value} (now {g.player(value).life})")
@@ -512,6 +521,7 @@ STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "duration": str,
         "cant_attack": bool,
         "set_base": list,
+        "set_subtypes": list,
     },
     "destroy": {"target": (int, str)},
     "damage": {"target": (int, str), "amount": int},
@@ -669,3 +679,63 @@ STEP_PARAMS.update(
     }
 )
 STEP_PARAMS["lose_life"]["target"] = (int, str)
+
+
+def op_attach(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Equip (CR 702.6a): attach this Equipment to target creature you control."""
+    src = ctx.source(g)
+    for o in objects_for(g, ctx, step):
+        if src is not None:
+            src.attached_to = o.id
+            g.note(f"{src.name} is attached to {o.name}", "CR 702.6a")
+    return
+    yield
+
+
+def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Explore (CR 701.44): reveal the top card; a land goes to hand, otherwise a +1/+1
+    counter and the card may go to the graveyard."""
+    for o in objects_for(g, ctx, step):
+        p = g.player(o.controller)
+        if not p.library:
+            g.note(f"{o.name} explores with an empty library: +1/+1 counter", "CR 701.44a")
+            o.counters["+1/+1"] = o.counters.get("+1/+1", 0) + 1
+            continue
+        top = p.library[0]
+        g.note(f"{o.name} explores: {p.name} reveals {top.name}", "CR 701.44a")
+        if "Land" in top.card.types:
+            new = move(g, top, "hand")
+            new.revealed = True
+            continue
+        if o.zone == "battlefield":
+            o.counters["+1/+1"] = o.counters.get("+1/+1", 0) + 1
+        if (yield from yes_no(g, p.name, f"Put {top.name} into your graveyard?")):
+            move(g, top, "graveyard")
+            g.note(f"{p.name} puts {top.name} into their graveyard")
+
+
+def op_return_to_battlefield(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Return target card from a graveyard to the battlefield under your control."""
+    from .zones import put_onto_battlefield
+
+    for o in objects_for(g, ctx, step):
+        if o.zone != "graveyard":
+            continue
+        counters = dict(step.get("counters") or {})
+        new = put_onto_battlefield(g, o, ctx.controller, counters=counters)
+        if step.get("exile_if_leaves"):
+            new.exile_if_leaves = True
+        g.note(f"{new.name} is put onto the battlefield under {ctx.controller}'s control")
+        ctx.memory["it"] = new
+    return
+    yield
+
+
+OPS.update(
+    {
+        "attach": op_attach,
+        "explore": op_explore,
+        "return_to_battlefield": op_return_to_battlefield,
+    }
+)
+STEP_PARAMS.update({"explore": {"target": (int, str)}})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .casting import activate, can_activate, can_cast, can_play_land, cast_spell
+from .casting import activate, can_activate, can_cast, can_escape, can_play_land, cast_spell
 from .choices import Gen
 from .decisions import Decision, Option
 from .state import GameState, Obj
@@ -45,6 +45,9 @@ def _priority_options(g: GameState, player: str) -> list[Option]:
             name = o.card.adventure.name if adventure and o.card.adventure else o.name
             kind = "castadv" if adventure else "cast"
             options.append(Option(f"{kind}:{o.id}", f"cast {name}", (o.id,)))
+    for o in p.graveyard:
+        if o.card.escape is not None and can_escape(g, player, o):
+            options.append(Option(f"escape:{o.id}", f"cast {o.name}", (o.id,)))
     sources = list(g.controlled(player)) + list(p.hand)
     for o in sources:
         for i, ability in enumerate(o.card.activated):
@@ -88,10 +91,10 @@ def take_action(g: GameState, player: str, option_id: str) -> Gen:
             obj.play_until = None
         put_onto_battlefield(g, obj, player)
         return
-    if kind in ("cast", "castadv"):
+    if kind in ("cast", "castadv", "escape"):
         obj = g.find(int(rest))
         assert obj is not None
-        yield from cast_spell(g, player, obj, adventure=kind == "castadv")
+        yield from cast_spell(g, player, obj, adventure=kind == "castadv", escape=kind == "escape")
         return
     if kind == "act":
         obj_id, index = rest.split(":")

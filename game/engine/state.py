@@ -55,6 +55,7 @@ class Obj:
     may_cast_creature: bool = False  # exiled on an adventure (CR 715.4)
     play_until: tuple[str, int] | None = None  # "you may play it" permission (who, until turn)
     play_free: bool = False
+    exile_if_leaves: bool = False  # "If it would leave the battlefield, exile it instead"
     goaded_by: dict[str, int] = field(default_factory=dict)  # goading player -> turn goaded
     entered_turn: int = 0
 
@@ -96,7 +97,7 @@ class Player:
     initiative: bool = False
     ventures_this_turn: int = 0
     mulligans: int = 0
-    emblems: list[str] = field(default_factory=list)
+    emblems: list[Any] = field(default_factory=list)  # (name, Static) pairs (CR 114)
 
     def zone(self, name: str) -> list[Obj]:
         return {
@@ -166,6 +167,8 @@ class ContinuousEffect:
     cant_attack: bool = False
     cant_block_by_walls: bool = False
     add_types: tuple[str, ...] = ()
+    set_subtypes: tuple[str, ...] | None = None
+    protection_from_creatures: bool = False
     player: str | None = None
     player_hexproof: bool = False
     started_turn: int = 0
@@ -222,6 +225,7 @@ class GameState:
         self.end_reason = ""
         self.over = False
         self.triggered_once: set[tuple[int, int, int]] = set()  # (obj, ability, turn)
+        self.loyalty_used: set[tuple[int, int]] = set()  # (planeswalker, turn), CR 606.3
         self.creatures_died_this_turn = 0
         # Memos valid only inside a read-only section (see `reading`): characteristics and mana
         # sources are computed once per object there instead of once per question.

@@ -36,6 +36,14 @@ TARGET_KINDS: dict[str, tuple[str, Callable[..., bool]]] = {
             and not {"Angel", "Demon", "Devil", "Dragon"} & set(chars(g, o).subtypes)
         )
     ),
+    "attacking_cleric_rogue_warrior_wizard": _perm_kind(
+        lambda g, o, c: (
+            _creature(g, o)
+            and g.combat is not None
+            and o.id in g.combat.attackers
+            and bool({"Cleric", "Rogue", "Warrior", "Wizard"} & set(chars(g, o).subtypes))
+        )
+    ),
     "permanent": _perm_kind(lambda g, o, c: True),
     "player": ("player", lambda g, p, c: True),
     "opponent": ("player", lambda g, p, c: p != c),

@@ -93,7 +93,9 @@ def fire(g: GameState, kind: str, **ev: Any) -> None:
             controller = (
                 src.controller if src.zone == "battlefield" or src is looked_back else src.owner
             )
-            if ability.intervening_if is not None and not ability.intervening_if(g, controller):
+            if ability.intervening_if is not None and not ability.intervening_if(
+                g, controller, src
+            ):
                 continue  # intervening "if" false: it doesn't trigger (CR 603.4)
             if ability.once_each_turn:
                 key = (src.id, index, g.turn)

@@ -37,6 +37,9 @@ def _remove_from_combat(g: GameState, obj_id: int) -> None:
 def move(g: GameState, obj: Obj, to: str, *, top: bool = True, reason: str = "") -> Obj:
     """Move `obj` to zone `to` of its owner (or the battlefield); return the new object."""
     from_zone = obj.zone
+    if from_zone == "battlefield" and obj.exile_if_leaves and to != "exile":
+        to = "exile"  # a replacement effect (From the Catacombs, CR 614.1a)
+        g.note(f"{obj.name} would leave the battlefield and is exiled instead", "CR 614.1a")
     last = chars(g, obj) if from_zone == "battlefield" else None
     _remove(g, obj)
     new = Obj(
@@ -86,6 +89,8 @@ def put_onto_battlefield(
     new = move(g, obj, "battlefield")
     new.controller = controller or obj.owner
     new.tapped = tapped or new.card.enters_tapped
+    if new.card.loyalty is not None:
+        new.counters["loyalty"] = new.card.loyalty  # CR 306.5b
     if counters:
         new.counters.update(counters)
     fire(g, "enters", obj=new)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from . import afr, basics
+from . import afr, afr_more, basics, clb
 from .base import CardDef
 from .tokens import TOKENS
 
-CARDS: dict[str, CardDef] = {c.name: c for c in [*basics.CARDS, *afr.CARDS]}
+CARDS: dict[str, CardDef] = {
+    c.name: c for c in [*basics.CARDS, *afr.CARDS, *afr_more.CARDS, *clb.CARDS]
+}
 ADVENTURES: dict[str, str] = {
     c.adventure.name: c.name for c in CARDS.values() if c.adventure is not None
 }

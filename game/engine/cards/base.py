@@ -32,6 +32,7 @@ KEYWORDS = frozenset(
         "flash",
         "hexproof",
         "indestructible",
+        "protection from creatures",
     }
 )
 
@@ -78,6 +79,7 @@ class Activated:
     amount: int = 1
     only_if: Callable[..., bool] | None = None  # "Activate only if …"
     cost_reduction: Callable[..., int] | None = None
+    loyalty: int | None = None  # a loyalty ability's cost: +1, -2, … (CR 606)
 
     @property
     def is_mana_ability(self) -> bool:  # CR 605.1a
@@ -100,6 +102,7 @@ class Static:
     lose_all_abilities: bool = False
     doesnt_untap: bool = False
     pt_fn: Callable[..., tuple[int, int]] | None = None  # (game, source, obj) -> (dp, dt)
+    cant_block: bool = False
 
 
 @dataclass(slots=True)
@@ -126,6 +129,8 @@ class CardDef:
     cant_be_countered: bool = False
     cost_reduction: Callable[..., int] | None = None  # (game, player) -> generic reduction
     adventure: CardDef | None = None
+    escape: str | None = None  # "Escape—{3}{B}{B}, Exile five other cards from your graveyard."
+    escape_exile: int = 0
     token: bool = False
     set_code: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -183,9 +188,18 @@ def card(
     )
 
 
+def loyalty(cost: int, effect: list[Step], text: str, **kw: Any) -> Activated:
+    """A planeswalker's loyalty ability (CR 606): sorcery speed, once each turn."""
+    label = f"+{cost}" if cost > 0 else ("0" if cost == 0 else f"−{-cost}")
+    return Activated(
+        cost_text=label, effect=effect, text=text, loyalty=cost, sorcery_speed=True, **kw
+    )
+
+
 def activated(cost_text: str, effect: list[Step], text: str, **kw: Any) -> Activated:
     """Parse a printed activation cost such as "{3}, {T}" into its parts."""
     parts = [p.strip() for p in cost_text.split(",")]
+    parts = [p.removeprefix("Equip ").strip() for p in parts]  # "Equip {3}" costs {3}
     mana_parts = [p for p in parts if p.startswith("{") and p != "{T}"]
     return Activated(
         cost_text=cost_text,
