@@ -1,5 +1,170 @@
 """Persistence of games: Player, Game, Seat, GameAction (the answer log), CompletedDungeon.
 
-A stored game is its inputs plus the ordered answer log; the state is a replay through
-game.engine. The models arrive with the lobby.
+A stored game is its inputs (`Game.setup`: players, seed, decks, the dungeon dicts copied at
+the start, an optional position) plus the ordered answer log (`GameAction`); the state is a
+replay through game.engine (DESIGN.md, "Persistence by replay"). `Game.version` is the length
+of the answer log, so every view and every action names the version it belongs to.
 """
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class Player(models.Model):
+    """A person at the table: a display name and the Django user behind it.
+
+    A guest is a real user without a usable password, kept by the session; setting a
+    password later turns the guest into an ordinary account (same Player, same history)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, related_name="player", on_delete=models.CASCADE
+    )
+    display_name = models.CharField(max_length=30)
+    is_guest = models.BooleanField(default=False)
+    last_decklist = models.TextField(
+        blank=True, default="", help_text="The last deck this player imported, to offer again."
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse("profile", args=[self.pk])
+
+
+class Game(models.Model):
+    OPEN = "open"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    STATUSES = [(OPEN, "waiting for an opponent"), (ACTIVE, "in progress"), (FINISHED, "over")]
+
+    code = models.CharField(max_length=16, unique=True, default=new_invite_code)
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN)
+    created_by = models.ForeignKey(Player, related_name="created_games", on_delete=models.CASCADE)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    # The engine's GameSetup as JSON, written once when the second player sits down.
+    setup = models.JSONField(null=True, blank=True)
+    # A game started from an uploaded scenario file keeps the file for reproducing a report.
+    scenario_name = models.CharField(max_length=200, blank=True, default="")
+    scenario_text = models.TextField(blank=True, default="")
+    version = models.PositiveIntegerField(default=0, help_text="Answers in the log.")
+    winner = models.CharField(max_length=40, blank=True, default="", help_text="Engine name.")
+    end_reason = models.CharField(max_length=200, blank=True, default="")
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, related_name="rematch", on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"Game {self.code}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.code])
+
+    @property
+    def group_name(self) -> str:
+        """The channel group of everyone watching this game (Channels allows [A-Za-z0-9-_.])."""
+        return f"game.{self.pk}"
+
+    @property
+    def is_scenario(self) -> bool:
+        return bool(self.scenario_text)
+
+
+class Seat(models.Model):
+    """One of the two places at a game: who sits there, with which deck, and their pace."""
+
+    PASS_NONE = ""
+    PASS_MY_TURN = "my_turn"
+    PASS_SOMETHING = "something"
+    PASS_MODES = [
+        (PASS_NONE, "—"),
+        (PASS_MY_TURN, "pass until my next turn"),
+        (PASS_SOMETHING, "pass until something happens"),
+    ]
+
+    game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, related_name="seats", on_delete=models.CASCADE)
+    position = models.PositiveSmallIntegerField(help_text="0 = host, 1 = the player who joined.")
+    engine_name = models.CharField(max_length=40, blank=True, default="")
+    deck_name = models.CharField(max_length=100, blank=True, default="")
+    deck = models.JSONField(default=list, blank=True, help_text="Card names.")
+    # Pace: by default priority is passed for a player who can do nothing but pass.
+    full_control = models.BooleanField(default=False)
+    pass_until = models.CharField(max_length=12, choices=PASS_MODES, blank=True, default="")
+    pass_turn = models.PositiveIntegerField(default=0, help_text="Turn when pass_until was set.")
+    pass_stack = models.JSONField(default=list, blank=True, help_text="Stack ids seen meanwhile.")
+    connections = models.PositiveIntegerField(default=0, help_text="Open websockets.")
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["game", "player"], name="unique_seat_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.game} (seat {self.position})"
+
+    @property
+    def connected(self) -> bool:
+        return self.connections > 0
+
+
+class GameAction(models.Model):
+    """One entry of the answer log, in order. `auto` marks a pass made by the pace feature."""
+
+    game = models.ForeignKey(Game, related_name="actions", on_delete=models.CASCADE)
+    index = models.PositiveIntegerField()
+    seat = models.ForeignKey(Seat, related_name="actions", on_delete=models.CASCADE)
+    answer = models.JSONField(help_text='An option id, a list of ids, or "!concede".')
+    auto = models.BooleanField(default=False)
+    client_action_id = models.CharField(max_length=64, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="unique_action_index"),
+            models.UniqueConstraint(
+                fields=["game", "client_action_id"],
+                condition=~models.Q(client_action_id=""),
+                name="unique_client_action",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.index}: {self.answer}"
+
+
+class CompletedDungeon(models.Model):
+    """A dungeon a player completed in a game, as the engine reported it."""
+
+    player = models.ForeignKey(Player, related_name="completed_dungeons", on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, related_name="completed_dungeons", on_delete=models.CASCADE)
+    dungeon = models.CharField(max_length=100)
+    turn = models.PositiveIntegerField()
+    completed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-completed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} completed {self.dungeon} on turn {self.turn}"

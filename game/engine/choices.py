@@ -130,9 +130,20 @@ def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
     return out
 
 
-def order_items(g: GameState, player: str, names: list[str], prompt: str, kind: str) -> Gen:
+def order_items(
+    g: GameState,
+    player: str,
+    names: list[str],
+    prompt: str,
+    kind: str,
+    objs: list[int | None] | None = None,
+) -> Gen:
     """Ask for an order of several things; the answer lists them first-to-last."""
-    options = [Option(f"i{i}", n) for i, n in enumerate(names)]
+    ids = objs or [None] * len(names)
+    options = [
+        Option(f"i{i}", n, (o,) if o is not None else ())
+        for i, (n, o) in enumerate(zip(names, ids, strict=True))
+    ]
     d = Decision(player, kind, prompt, options, ordered=True)
     answer = yield d
     return [int(a[1:]) for a in answer]

@@ -78,6 +78,7 @@ def declare_attackers(g: GameState) -> Gen:
         else:
             parts.append(o.name)
     g.combat.attacked_alone = len(chosen) == 1
+    g.combat.declared = True
     g.note(f"{attacker_player} attacks {defender} with " + ", ".join(parts), "CR 508.1")
     for o in chosen:
         fire(g, "attacks", obj=o)
@@ -106,6 +107,11 @@ def declare_blockers(g: GameState) -> Gen:
     attackers = [o for o in g.battlefield if o.id in c.attackers]
     able_blockers = [b for b in g.controlled(defender) if "Creature" in chars(g, b).types]
     pairs = [(b, a) for b in able_blockers for a in attackers if can_block(g, b, a)]
+    # Menace (CR 702.110b): blocking it takes two or more creatures, so with fewer possible
+    # blockers no block of it can be declared and it isn't offered.
+    for a in attackers:
+        if "menace" in chars(g, a).keywords and sum(1 for _, x in pairs if x is a) < 2:
+            pairs = [(b, x) for b, x in pairs if x is not a]
     if not pairs:
         return
     options = [

@@ -155,7 +155,9 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     )
     answer = yield d
     bottom_ids = set(answer)
-    bottom = [o for o in top if f"o{o.id}" in bottom_ids]
+    by_id = {f"o{o.id}": o for o in top}
+    # The cards go to the bottom in the order listed, top first (CR 701.22a: "in any order").
+    bottom = [by_id[i] for i in answer]
     stay = [o for o in top if f"o{o.id}" not in bottom_ids]
     if len(stay) > 1:
         opts = [Option(f"o{o.id}", o.name, (o.id,)) for o in stay]
@@ -580,26 +582,34 @@ def op_draw_reveal_cast_free(g: GameState, ctx: Ctx, step: Step) -> Gen:
     for o in drawn:
         o.revealed = True
     g.note(f"{me} draws and reveals {', '.join(o.name for o in drawn) or 'nothing'}")
-    castable = [
-        o
-        for o in drawn
-        if o.zone == "hand"
-        and "Land" not in o.card.types
-        and o.card.cost is not None
-        and targets_possible(g, me, o.card.spell_targets)
-    ]
-    if not castable:
+    options = []
+    for o in drawn:
+        if o.zone != "hand":
+            continue
+        # An adventurer card may be cast as either half (CR 715.3, 715.3d).
+        for face, adventure in ((o.card, False), (o.card.adventure, True)):
+            if face is None or "Land" in face.types or face.cost is None:
+                continue
+            if targets_possible(g, me, face.spell_targets):
+                kind = "adv" if adventure else "card"
+                options.append(Option(f"{kind}:{o.id}", f"cast {face.name}", (o.id,), o))
+    if not options:
         g.note(f"{me} has no card among them that can be cast")
         return
-    options = [Option(f"o{o.id}", f"cast {o.name}", (o.id,)) for o in castable]
     options.append(Option("none", "don't cast"))
     answer = yield Decision(
         me, "cast_free", "You may cast one of them without paying its mana cost", options
     )
     if answer == "none":
         return
-    chosen = next(o for o in castable if f"o{o.id}" == answer)
-    yield from cast_spell(g, me, chosen, free=True)
+    chosen = next(opt for opt in options if opt.id == answer)
+    yield from cast_spell(
+        g,
+        me,
+        chosen.data,  # type: ignore[arg-type]
+        free=True,
+        adventure=answer.startswith("adv:"),
+    )
 
 
 def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:

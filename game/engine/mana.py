@@ -68,14 +68,20 @@ class ManaSource:
 
 
 def plan_payment(
-    cost: ManaCost, pool: dict[str, int], sources: list[ManaSource]
+    cost: ManaCost,
+    pool: dict[str, int],
+    sources: list[ManaSource],
+    demand: dict[str, int] | None = None,
 ) -> tuple[dict[str, int], list[tuple[ManaSource, str]]] | None:
     """Find how to pay `cost`: mana from the pool first, then sources in rank order.
 
     Returns (mana taken from the pool, [(source, color it makes)]) or None when it can't be paid.
     Colored requirements are matched first with a small backtracking search, so a Forest is never
-    spent on generic mana while a green requirement is left to a Treasure.
+    spent on generic mana while a green requirement is left to a Treasure. Within a rank,
+    generic mana comes first from sources whose colors are least in `demand` (the colored
+    symbols of the cards still in hand), so paying for one spell doesn't strand another.
     """
+    demand = demand or {}
     pool = dict(pool)
     from_pool: dict[str, int] = {}
     need_colored: list[str] = []
@@ -93,7 +99,10 @@ def plan_payment(
             pool[color] -= 1
             from_pool[color] = from_pool.get(color, 0) + 1
             generic -= 1
-    ordered = sorted(sources, key=lambda s: (s.rank, len(s.produces), s.obj_id))
+    ordered = sorted(
+        sources,
+        key=lambda s: (s.rank, max((demand.get(c, 0) for c in s.produces), default=0), s.obj_id),
+    )
     used: list[tuple[ManaSource, str]] = []
     taken: set[int] = set()
 

@@ -91,7 +91,11 @@ def pay_mana(g: GameState, player: str, cost: ManaCost | None, exclude: int | No
     if cost is None or cost.mana_value == 0:
         return True
     p = g.player(player)
-    plan = plan_payment(cost, p.pool, mana_sources(g, player, exclude))
+    demand: dict[str, int] = {}
+    for o in p.hand:
+        for color, n in o.card.cost.colored if o.card.cost else ():
+            demand[color] = demand.get(color, 0) + n
+    plan = plan_payment(cost, p.pool, mana_sources(g, player, exclude), demand)
     if plan is None:
         return False
     _, used = plan

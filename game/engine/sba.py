@@ -149,6 +149,7 @@ def put_triggers_on_stack(g: GameState) -> Gen:
                 [t.name for t in mine],
                 "Order your triggered abilities (first listed resolves first)",
                 "order_triggers",
+                [t.source_id for t in mine],
             )
             mine = [mine[i] for i in order]
         # The first listed resolves first, so it goes on the stack last.

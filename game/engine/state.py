@@ -181,6 +181,7 @@ class Combat:
     blocking: dict[int, int] = field(default_factory=dict)  # blocker -> attacker
     dealt_first_strike: set[int] = field(default_factory=set)
     attacked_alone: bool = False
+    declared: bool = False  # attackers were declared (CR 508.8 looks at the declaration)
 
 
 class _Reading:

@@ -77,8 +77,10 @@ def begin_next_turn(g: GameState) -> None:
 
 
 def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
-    if step in ("declare_blockers", "combat_damage") and not (g.combat and g.combat.attackers):
-        return  # CR 508.8: no attackers, so skip declare blockers and combat damage
+    if step in ("declare_blockers", "combat_damage") and not (g.combat and g.combat.declared):
+        # CR 508.8: skipped only when no creatures were declared as attackers; an attacker
+        # removed from combat later doesn't skip them.
+        return
     enter_step(g, step)
     if step == "untap":
         if not skip_start:
@@ -108,8 +110,6 @@ def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
                 fire(g, "step_begin", step="first_strike_damage")
                 yield from priority_round(g)
                 empty_pools(g)
-                if g.combat is None or not g.combat.attackers:
-                    return
                 combat_damage(g, first_strike=False)
             else:
                 combat_damage(g, first_strike=None)

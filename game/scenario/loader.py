@@ -232,6 +232,12 @@ def _parse_step(path: str, raw: Any, line: int, players: list[str]) -> Step:
         if key == "check":
             _check_expect_keys(path, value, players)
             return Step(line, "check", value=value)
+        if key == "illegal":
+            # Extension: the answer must be refused and change nothing.
+            if not (isinstance(value, dict) and len(value) == 1):
+                raise ScenarioError(path, line, "illegal takes one 'PLAYER: answer' mapping")
+            inner = _parse_step(path, dict(value), line, players)
+            return Step(line, "illegal", player=inner.player, value=inner.value)
         if key == "concede":
             if value not in players:
                 raise ScenarioError(path, line, f"concede names a player: {', '.join(players)}")

@@ -96,6 +96,19 @@ def _answer(game: Game, step: Step, path: str) -> None:
         raise ScenarioError(path, step.line, str(e)) from None
 
 
+def _expect_refusal(game: Game, step: Step, path: str) -> None:
+    """An `illegal:` step: the answer must be refused, and the game must not change."""
+    before = game.state_json()
+    answers = len(game.answers)
+    try:
+        _answer(game, step, path)
+    except ScenarioError:
+        if game.state_json() != before or len(game.answers) != answers:
+            raise ScenarioError(path, step.line, "the refused answer changed the game") from None
+        return
+    raise ScenarioError(path, step.line, f"{step.value!r} was accepted, but it should be illegal")
+
+
 def _pass(game: Game) -> bool:
     d = game.pending
     if d is None or d.kind != "priority":
@@ -265,6 +278,8 @@ def play_script(scenario: Scenario, game: Game, *, checks: bool = True) -> list[
             _resolve(game, step, scenario.path)
         elif step.kind == "advance":
             _advance(game, step, scenario.path)
+        elif step.kind == "illegal":
+            _expect_refusal(game, step, scenario.path)
         elif step.kind == "concede":
             game.concede(step.player)  # type: ignore[arg-type]
         elif step.kind == "check" and checks:

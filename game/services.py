@@ -1,0 +1,581 @@
+"""Use-cases of a game: lock the game row -> engine -> save -> broadcast on commit.
+
+Every change to a game goes through a function here (DESIGN.md, "The web app"):
+
+1. `select_for_update` the Game row (one writer per game, across any number of processes);
+2. check the sender: seated, owner of the pending decision, acting on the current version,
+   not repeating an action id already applied;
+3. apply the answer in the engine, then let the pace feature pass for whoever cannot act;
+4. append every answer to the log (`GameAction`), record completed dungeons, bump the version;
+5. after commit, tell the game's channel group "version N". Each consumer then renders its own
+   viewer's fragments: nothing rendered (and no hand) is ever broadcast.
+
+The engine objects live in a small per-process cache keyed by game id and checked against the
+row's version, so an action costs one answer, not a replay; a miss replays setup + answer log.
+Refusals raise `ActionRefused` with a sentence meant for the player.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from dungeons.official import official_dungeon_dicts
+from game.engine.decisions import IllegalAnswer
+from game.engine.dungeon import DungeonError, dungeon_from_dict
+from game.engine.game import Game as Engine
+from game.engine.game import GameSetup
+from game.engine.position import PositionError
+from game.engine.priority import nothing_to_do_but_pass
+from game.scenario.loader import Scenario, ScenarioError, parse_scenario
+
+from .models import CompletedDungeon, Game, GameAction, Player, Seat
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 256
+MAX_AUTO_ANSWERS = 20000  # a game where nobody can act still ends (empty libraries) well before
+
+
+class ActionRefused(Exception):
+    """An action that was not applied; `message` is shown to the sender, nothing changed."""
+
+    def __init__(self, message: str, code: str = "refused") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+# the engine cache -------------------------------------------------------------------------------
+_cache: OrderedDict[int, Engine] = OrderedDict()
+_cache_lock = threading.RLock()
+
+
+def clear_engine_cache() -> None:
+    with _cache_lock:
+        _cache.clear()
+
+
+def _remember(game_id: int, engine: Engine) -> None:
+    with _cache_lock:
+        _cache[game_id] = engine
+        _cache.move_to_end(game_id)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def engine_setup(game: Game) -> GameSetup:
+    s = game.setup
+    if s is None:
+        raise ActionRefused("This game has not started yet.", "not_started")
+    return GameSetup(
+        players=list(s["players"]),
+        seed=int(s["seed"]),
+        decks={k: list(v) for k, v in s["decks"].items()},
+        dungeons={d["name"]: dungeon_from_dict(d) for d in s["dungeons"]},
+        position=copy.deepcopy(s["position"]),
+    )
+
+
+def replay_game(game: Game) -> Engine:
+    """Rebuild the engine from the stored setup and answer log."""
+    engine = Engine(engine_setup(game))
+    rows = game.actions.select_related("seat").order_by("index")
+    for row in rows:
+        if row.answer == "!concede":
+            engine.concede(row.seat.engine_name)
+        else:
+            engine.answer(row.seat.engine_name, row.answer)
+    if len(engine.answers) != game.version:
+        raise RuntimeError(
+            f"{game}: replayed {len(engine.answers)} answers, row says {game.version}"
+        )
+    return engine
+
+
+@contextmanager
+def reading(game: Game) -> Iterator[Engine]:
+    """The live engine of `game` at the row's version, for reading only. The cache lock is held
+    meanwhile, so no writer in this process changes it under the reader's feet."""
+    with _cache_lock:
+        engine = _cache.get(game.pk)
+        if engine is None or len(engine.answers) != game.version:
+            engine = replay_game(game)
+            _remember(game.pk, engine)
+        yield engine
+
+
+def _engine_for_update(game: Game) -> Engine:
+    """The engine to change, taken out of the cache: it goes back only after commit."""
+    with _cache_lock:
+        engine = _cache.pop(game.pk, None)
+    if engine is not None and len(engine.answers) == game.version:
+        return engine
+    return replay_game(game)
+
+
+# broadcasting -----------------------------------------------------------------------------------
+def notify_game_changed(game: Game) -> None:
+    """After commit, tell everyone watching `game` its new version (they re-render themselves)."""
+    group, version = game.group_name, game.version
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, {"type": "game.changed", "version": version})
+
+    transaction.on_commit(send)
+
+
+# players ----------------------------------------------------------------------------------------
+def player_for_user(user: Any) -> Player | None:
+    if user is None or not user.is_authenticated:
+        return None
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        return None
+
+
+def seat_of(game: Game, player: Player | None) -> Seat | None:
+    if player is None:
+        return None
+    return game.seats.filter(player=player).first()
+
+
+def _seat_for_action(game: Game, player: Player | None) -> Seat:
+    seat = seat_of(game, player)
+    if seat is None:
+        raise ActionRefused("You are watching this game; only its two players can act.", "no_seat")
+    return seat
+
+
+# dungeons in play -------------------------------------------------------------------------------
+def dungeon_dicts_in_play() -> list[dict[str, Any]]:
+    """Copies of the dungeon cards a new game may use: the four official ones in printed order,
+    then any an admin made, as they are now (later edits don't reach a started game)."""
+    from dungeons.models import DungeonCard
+
+    official_order = [d["name"] for d in official_dungeon_dicts()]
+    cards = list(DungeonCard.objects.all())
+    if not cards:
+        return [copy.deepcopy(d) for d in official_dungeon_dicts()]
+    cards.sort(
+        key=lambda c: (0, official_order.index(c.name)) if c.name in official_order else (1, c.name)
+    )
+    out = []
+    for card in cards:
+        data = card.to_dict()
+        try:
+            dungeon_from_dict(data)
+        except DungeonError as e:
+            log.warning("Dungeon %s is not valid and is left out of new games: %s", card.name, e)
+            continue
+        out.append(data)
+    return out
+
+
+# creating, joining, starting ---------------------------------------------------------------------
+@dataclass
+class ScenarioStart:
+    name: str
+    text: str
+    scenario: Scenario
+
+
+def check_scenario(text: str, filename: str = "scenario.yaml") -> ScenarioStart:
+    """Parse an uploaded scenario and build its position once, so every error shows at upload
+    (with the line number the loader gives) rather than when the opponent joins."""
+    try:
+        scenario = parse_scenario(text, filename)
+    except ScenarioError as e:
+        raise ActionRefused(str(e), "scenario") from None
+    dungeons = {d["name"]: dungeon_from_dict(d) for d in dungeon_dicts_in_play()}
+    try:
+        Engine(
+            GameSetup(
+                players=scenario.players,
+                seed=scenario.seed,
+                dungeons=dungeons,
+                position=_plain(scenario.position),
+            )
+        )
+    except (PositionError, KeyError, ValueError, TypeError) as e:
+        raise ActionRefused(f"{filename}: the position can't be set up: {e}", "scenario") from None
+    return ScenarioStart(scenario.name, text, scenario)
+
+
+def _plain(data: Any) -> Any:
+    """JSON-safe plain dicts and lists (the scenario loader returns line-numbered subclasses)."""
+    return json.loads(json.dumps(data))
+
+
+def create_game(
+    player: Player,
+    *,
+    deck_name: str = "",
+    deck: list[str] | None = None,
+    scenario: ScenarioStart | None = None,
+) -> Game:
+    """An open game with the host seated; the second player joins by the invite link."""
+    with transaction.atomic():
+        game = Game.objects.create(
+            created_by=player,
+            scenario_name=scenario.name if scenario else "",
+            scenario_text=scenario.text if scenario else "",
+        )
+        Seat.objects.create(
+            game=game,
+            player=player,
+            position=0,
+            deck_name="" if scenario else deck_name,
+            deck=[] if scenario else list(deck or []),
+        )
+    return game
+
+
+def join_game(
+    game_id: int, player: Player, *, deck_name: str = "", deck: list[str] | None = None
+) -> Game:
+    """Take the second seat and start the game. Joining a game you sit at is a no-op."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if seat_of(game, player) is not None:
+            return game
+        if game.status != Game.OPEN:
+            raise ActionRefused("This game already has two players.", "full")
+        if not game.is_scenario and not deck:
+            raise ActionRefused("Choose a deck to join with.", "no_deck")
+        Seat.objects.create(
+            game=game,
+            player=player,
+            position=1,
+            deck_name="" if game.is_scenario else deck_name,
+            deck=[] if game.is_scenario else list(deck or []),
+        )
+        _start(game)
+    return game
+
+
+def cancel_game(game_id: int, player: Player) -> None:
+    """The host takes back an open game nobody has joined."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        if game.created_by_id != player.pk:
+            raise ActionRefused("Only the player who created a game can cancel it.", "not_host")
+        if game.status != Game.OPEN:
+            raise ActionRefused("The game has started; concede instead.", "started")
+        game.delete()
+
+
+def unique_engine_names(display_names: list[str]) -> list[str]:
+    """The seats' display names, made unique for the engine ("Sam", "Sam (2)")."""
+    out: list[str] = []
+    for name in display_names:
+        candidate, n = name, 2
+        while candidate in out:
+            candidate = f"{name} ({n})"
+            n += 1
+        out.append(candidate)
+    return out
+
+
+def _rename_position(position: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    """A scenario's position with its player names replaced by the seats' engine names."""
+    out = _plain(position)
+    turn = out.get("turn") or {}
+    if "active" in turn:
+        turn["active"] = mapping.get(turn["active"], turn["active"])
+    out["setup"] = {mapping.get(k, k): v for k, v in (out.get("setup") or {}).items()}
+    return out
+
+
+def _start(game: Game) -> Engine:
+    """Write the setup (the inputs replay needs) and run until someone must decide."""
+    seats = list(game.seats.select_related("player").order_by("position"))
+    names = unique_engine_names([s.player.display_name for s in seats])
+    for seat, name in zip(seats, names, strict=True):
+        seat.engine_name = name
+        seat.save(update_fields=["engine_name"])
+    setup: dict[str, Any] = {
+        "players": names,
+        "seed": secrets.randbits(31),
+        "decks": {name: list(seat.deck) for seat, name in zip(seats, names, strict=True)},
+        "dungeons": dungeon_dicts_in_play(),
+        "position": None,
+    }
+    if game.is_scenario:
+        scenario = parse_scenario(game.scenario_text, game.scenario_name or "scenario")
+        mapping = dict(zip(scenario.players, names, strict=True))
+        setup["seed"] = scenario.seed
+        setup["decks"] = {}
+        setup["position"] = _rename_position(scenario.position, mapping)
+    game.setup = setup
+    game.status = Game.ACTIVE
+    game.started = timezone.now()
+    game.version = 0
+    engine = Engine(engine_setup(game))
+    _commit(game, engine, seats, before=_completed_counts(engine))
+    return engine
+
+
+# acting -----------------------------------------------------------------------------------------
+def _completed_counts(engine: Engine) -> dict[str, int]:
+    return {p.name: len(p.completed) for p in engine.state.players}
+
+
+def _lock(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ActionRefused("There is no such game.", "no_game") from None
+
+
+def _check_active(game: Game) -> None:
+    if game.status == Game.OPEN:
+        raise ActionRefused("The game starts when your opponent joins.", "not_started")
+    if game.status == Game.FINISHED:
+        raise ActionRefused("The game is over.", "over")
+
+
+def submit_answer(
+    game_id: int,
+    player: Player | None,
+    answer: str | list[str],
+    *,
+    version: int,
+    action_id: str = "",
+) -> Game:
+    """Answer the pending decision with option id(s) as the player seen at `version`."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = _seat_for_action(game, player)
+        if action_id and game.actions.filter(client_action_id=action_id).exists():
+            raise ActionRefused(
+                "That click was already received and applied once; it is not applied again.",
+                "repeat",
+            )
+        _check_active(game)
+        if version != game.version:
+            raise ActionRefused(
+                f"The game moved on since that view (you acted on version {version}, it is now "
+                f"{game.version}); the board shows the current state, so try again.",
+                "stale",
+            )
+        engine = _engine_for_update(game)
+        d = engine.pending
+        if d is None:
+            _remember(game.pk, engine)
+            raise ActionRefused("The game is over.", "over")
+        if d.player != seat.engine_name:
+            _remember(game.pk, engine)
+            raise ActionRefused(
+                f"It is {d.player}'s decision ({d.kind.replace('_', ' ')}), not yours.",
+                "not_yours",
+            )
+        before = _completed_counts(engine)
+        try:
+            engine.answer(seat.engine_name, answer)
+        except IllegalAnswer as e:
+            _remember(game.pk, engine)  # unchanged: IllegalAnswer is raised before any change
+            raise ActionRefused(str(e), "illegal") from None
+        seats = list(game.seats.select_related("player").order_by("position"))
+        _commit(game, engine, seats, before=before, action_id=action_id)
+    return game
+
+
+def concede(game_id: int, player: Player | None) -> Game:
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = _seat_for_action(game, player)
+        _check_active(game)
+        engine = _engine_for_update(game)
+        before = _completed_counts(engine)
+        engine.concede(seat.engine_name)
+        seats = list(game.seats.select_related("player").order_by("position"))
+        _commit(game, engine, seats, before=before)
+    return game
+
+
+def set_pace(
+    game_id: int,
+    player: Player | None,
+    *,
+    full_control: bool | None = None,
+    pass_until: str | None = None,
+) -> Game:
+    """Change a seat's pace: full control on/off, or pass until my next turn / until something
+    happens ("" stops passing). Passing may happen at once, for the seat holding priority."""
+    with transaction.atomic():
+        game = _lock(game_id)
+        seat = _seat_for_action(game, player)
+        if pass_until is not None and pass_until not in dict(Seat.PASS_MODES):
+            raise ActionRefused(f"Unknown pass mode {pass_until!r}.", "bad_input")
+        if full_control is not None:
+            seat.full_control = full_control
+        if game.status != Game.ACTIVE:
+            seat.save()
+            notify_game_changed(game)
+            return game
+        engine = _engine_for_update(game)
+        if pass_until is not None:
+            seat.pass_until = pass_until
+            seat.pass_turn = engine.state.turn
+            seat.pass_stack = [s.id for s in engine.state.stack]
+        seat.save()
+        seats = [seat if s.pk == seat.pk else s for s in game.seats.select_related("player")]
+        seats.sort(key=lambda s: s.position)
+        _commit(game, engine, seats, before=_completed_counts(engine))
+    return game
+
+
+def _auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
+    """What the pace feature answers for `seat` at the pending decision, or None to ask."""
+    d = engine.pending
+    g = engine.state
+    assert d is not None
+    name = seat.engine_name
+    my_new_turn = g.active == name and g.turn > seat.pass_turn
+    if seat.pass_until == Seat.PASS_MY_TURN:
+        if my_new_turn:
+            seat.pass_until = Seat.PASS_NONE
+        elif d.kind == "priority":
+            return "pass"
+        elif d.kind == "declare_attackers" and d.multi and d.min_count == 0:
+            return []  # "pass the turn" includes not attacking
+        else:
+            return None  # other choices (blocks, targets…) are still asked; passing goes on after
+    elif seat.pass_until == Seat.PASS_SOMETHING:
+        stack_now = [s.id for s in g.stack]
+        if d.kind != "priority" or my_new_turn or set(stack_now) - set(seat.pass_stack):
+            seat.pass_until = Seat.PASS_NONE
+        else:
+            seat.pass_stack = stack_now
+            return "pass"
+    if not seat.full_control and nothing_to_do_but_pass(d):
+        return "pass"
+    return None
+
+
+def _run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> None:
+    for _ in range(MAX_AUTO_ANSWERS):
+        d = engine.pending
+        if d is None:
+            return
+        answer = _auto_answer(engine, seats_by_name[d.player])
+        if answer is None:
+            return
+        engine.answer(d.player, answer)
+    log.warning("pace: stopped after %d automatic answers", MAX_AUTO_ANSWERS)
+
+
+def _commit(
+    game: Game,
+    engine: Engine,
+    seats: list[Seat],
+    *,
+    before: dict[str, int],
+    action_id: str = "",
+) -> None:
+    """Pace, then store the new answers, completed dungeons and the result; broadcast on commit."""
+    by_name = {s.engine_name: s for s in seats}
+    first_new = game.version
+    pace_from = len(engine.answers)
+    _run_pace(engine, by_name)
+    rows = []
+    for index in range(first_new, len(engine.answers)):
+        who, answer = engine.answers[index]
+        rows.append(
+            GameAction(
+                game=game,
+                index=index,
+                seat=by_name[who],
+                answer=answer,
+                auto=index >= pace_from,
+                client_action_id=action_id if index == first_new and action_id else "",
+            )
+        )
+    GameAction.objects.bulk_create(rows)
+    for p in engine.state.players:
+        for dungeon, turn in p.completed[before.get(p.name, 0) :]:
+            CompletedDungeon.objects.create(
+                player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn
+            )
+    for seat in seats:
+        seat.save(update_fields=["pass_until", "pass_turn", "pass_stack"])
+    game.version = len(engine.answers)
+    if engine.state.over and game.status != Game.FINISHED:
+        game.status = Game.FINISHED
+        game.finished = timezone.now()
+        game.winner = engine.state.winner or ""
+        game.end_reason = engine.state.end_reason or ""
+    game.save()
+    game_id = game.pk
+    transaction.on_commit(lambda: _remember(game_id, engine))
+    notify_game_changed(game)
+
+
+# after the game -----------------------------------------------------------------------------------
+def rematch(game_id: int, player: Player | None) -> Game:
+    """A new game between the same two players with the same decks (or the same position),
+    a new coin flip. Both players end up at the same rematch, whoever asks first."""
+    with transaction.atomic():
+        old = _lock(game_id)
+        _seat_for_action(old, player)
+        if old.status != Game.FINISHED:
+            raise ActionRefused("A rematch can start once this game is over.", "not_over")
+        existing = Game.objects.filter(rematch_of=old).first()
+        if existing is not None:
+            return existing
+        new = Game.objects.create(
+            created_by=player,
+            rematch_of=old,
+            scenario_name=old.scenario_name,
+            scenario_text=old.scenario_text,
+        )
+        for seat in old.seats.order_by("position"):
+            Seat.objects.create(
+                game=new,
+                player=seat.player,
+                position=seat.position,
+                deck_name=seat.deck_name,
+                deck=list(seat.deck),
+                full_control=seat.full_control,
+            )
+        _start(new)
+        notify_game_changed(old)  # the other player's game-over screen offers the rematch
+    return new
+
+
+# presence ---------------------------------------------------------------------------------------
+def viewer_connected(game_id: int, player: Player | None) -> Seat | None:
+    """A websocket opened on the game: count it on the viewer's seat (players only)."""
+    with transaction.atomic():
+        game = Game.objects.get(pk=game_id)
+        seat = seat_of(game, player)
+        if seat is not None:
+            Seat.objects.filter(pk=seat.pk).update(connections=F("connections") + 1)
+            notify_game_changed(game)
+    return seat
+
+
+def viewer_disconnected(seat_id: int) -> None:
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat_id, connections__gt=0).update(connections=F("connections") - 1)
+        seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
+        if seat is not None:
+            notify_game_changed(seat.game)
