@@ -1,4 +1,5 @@
-"""Engine throughput benchmark: random games between the preset decks on one core.
+"""Engine throughput benchmark: random games between the preset decks (every pairing in turn)
+on one core.
 
 Prints progress lines, then as its last line a JSON object with games_per_s, decisions_per_s,
 replay_ms_per_1000 (time to rebuild a game from 1000 logged answers), longest_game_decisions,
@@ -11,6 +12,7 @@ from different machines or runs can be compared (docs/performance.md).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -20,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dungeons.official import official_dungeons  # noqa: E402
-from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS  # noqa: E402
+from game.decks import STARTER_DECKS  # noqa: E402
 from game.engine.bot import play_random_game  # noqa: E402
 from game.engine.game import Game, GameSetup, replay  # noqa: E402
 
@@ -42,12 +44,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     dungeons = official_dungeons()
-    decks = {"alice": GREEN_WHITE_VARIS, "bob": BLACK_RED_BLUE}
+    pairings = list(itertools.permutations(STARTER_DECKS.values(), 2))
     baseline = baseline_ops_per_s()
     played: list[Game] = []
     decisions = 0
     start = time.perf_counter()
     for i in range(args.games):
+        alice, bob = pairings[i % len(pairings)]
+        decks = {"alice": alice, "bob": bob}
         game = Game(GameSetup(["alice", "bob"], args.seed + i, decks, dungeons))
         decisions += play_random_game(game, args.seed + i, max_decisions=50000)
         played.append(game)

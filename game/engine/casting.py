@@ -154,6 +154,11 @@ def describe(g: GameState, item: StackItem) -> str:
 
 # activated abilities -----------------------------------------------------------------------------
 def can_activate(g: GameState, player: str, obj: Obj, ability: Activated) -> bool:
+    # Cheap checks first: this runs for every ability at every priority.
+    if ability.tap and obj.tapped:
+        return False
+    if ability.sorcery_speed and not sorcery_timing(g, player):
+        return False
     if ability.zone == "battlefield":
         if obj.zone != "battlefield" or obj.controller != player:
             return False

@@ -69,8 +69,15 @@ def mana_output(g: GameState, obj: Obj, ability: Activated) -> tuple[str, int]:
 def can_pay(g: GameState, player: str, cost: ManaCost | None, exclude: int | None = None) -> bool:
     if cost is None or cost.mana_value == 0:
         return True
+    memo = g.sources_memo
+    key = ("#can_pay", player, cost, exclude)
+    if memo is not None and key in memo:
+        return memo[key]
     p = g.player(player)
-    return plan_payment(cost, p.pool, mana_sources(g, player, exclude)) is not None
+    result = plan_payment(cost, p.pool, mana_sources(g, player, exclude)) is not None
+    if memo is not None:
+        memo[key] = result
+    return result
 
 
 def activate_mana_ability(g: GameState, obj: Obj, index: int, color: str | None = None) -> None:

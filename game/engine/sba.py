@@ -33,7 +33,8 @@ def check_sbas(g: GameState) -> Gen:
     animated = any(e.add_types for e in g.effects)
     with g.reading():
         for o in g.battlefield:
-            _creature_sbas(g, o, animated, to_graveyard)
+            if animated or o.card.types & _CHECKED_TYPES or "Aura" in o.card.subtypes:
+                _creature_sbas(g, o, animated, to_graveyard)
     for o in g.battlefield:
         if "Equipment" in o.card.subtypes and o.attached_to is not None:
             host = g.permanent(o.attached_to)
@@ -84,6 +85,9 @@ def check_sbas(g: GameState) -> Gen:
     if dungeon_sba(g):
         performed = True
     return performed
+
+
+_CHECKED_TYPES = frozenset({"Creature", "Planeswalker"})
 
 
 def _creature_sbas(g: GameState, o: Obj, animated: bool, out: list[tuple[Obj, str]]) -> None:

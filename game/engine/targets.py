@@ -87,6 +87,17 @@ def candidates(
     g: GameState, kind: str, controller: str, exclude: set[Ref] | None = None
 ) -> list[Ref]:
     """Every legal choice for one target phrase, in a stable order."""
+    memo = g.sources_memo
+    if memo is not None and not exclude:
+        key = ("#targets", kind, controller)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _candidates(g, kind, controller, None)
+        return list(found)
+    return _candidates(g, kind, controller, exclude)
+
+
+def _candidates(g: GameState, kind: str, controller: str, exclude: set[Ref] | None) -> list[Ref]:
     zone, pred = TARGET_KINDS[kind]
     out: list[Ref] = []
     if zone in ("player", "any"):

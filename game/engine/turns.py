@@ -20,14 +20,20 @@ def priority_round(g: GameState) -> Gen:
     """Players get priority until all pass in succession with an empty stack (CR 117.4, 500.2)."""
     player = g.active
     passes = 0
+    changed = True
     while True:
-        yield from settle(g)
+        if changed:
+            yield from settle(g)
+        # Passing priority changes nothing, so the state-based action check that follows it
+        # (CR 704.3) would find exactly what the previous one found: none.
+        changed = True
         g.priority = player
         answer = yield priority_decision(g, player)
         if answer == "pass":
             passes += 1
             if passes < len(g.players):
                 player = g.opponent(player)
+                changed = False
                 continue
             if not g.stack:
                 g.priority = None
