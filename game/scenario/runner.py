@@ -53,8 +53,14 @@ def _label_variants(game: Game, option: Option) -> set[str]:
     return variants
 
 
+def _plain(text: str) -> str:
+    """Loyalty costs print a minus sign (−2); a file may write a hyphen (-2)."""
+    return text.replace("\u2212", "-")
+
+
 def _resolve_label(game: Game, d: Decision, label: str, step: Step, path: str) -> str:
-    matches = [o for o in d.options if label in _label_variants(game, o)]
+    label = _plain(label)
+    matches = [o for o in d.options if label in {_plain(v) for v in _label_variants(game, o)}]
     if len(matches) == 1:
         return matches[0].id
     if not matches:
