@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .cards.base import Activated, CardDef
 from .choices import Gen, choose_objects, choose_targets, yes_no
-from .continuous import chars
+from .continuous import abilities_can_be_lost, chars
 from .decisions import Decision, Option
 from .effects import Ctx, run_steps
 from .mana import ManaCost, parse_cost
@@ -162,7 +162,7 @@ def can_activate(g: GameState, player: str, obj: Obj, ability: Activated) -> boo
     if ability.zone == "battlefield":
         if obj.zone != "battlefield" or obj.controller != player:
             return False
-        if chars(g, obj).lost_abilities:
+        if abilities_can_be_lost(g) and chars(g, obj).lost_abilities:
             return False
     elif obj.zone != ability.zone or obj.owner != player:
         return False

@@ -152,6 +152,20 @@ def _compute_chars(g: GameState, obj: Obj) -> Chars:
     )
 
 
+def abilities_can_be_lost(g: GameState) -> bool:
+    """Whether anything on the battlefield or any effect removes abilities (Ray of Frost); when
+    nothing does, callers skip computing characteristics just to ask."""
+    memo = g.sources_memo
+    if memo is not None and "#loss" in memo:
+        return memo["#loss"]
+    found = any(e.lose_all_abilities for e in g.effects) or any(
+        st.lose_all_abilities for o in g.battlefield for st in o.card.statics
+    )
+    if memo is not None:
+        memo["#loss"] = found
+    return found
+
+
 def _abilities_lost_cheap(g: GameState, src: Obj) -> bool:
     """True when an effect made `src` lose all abilities, so its statics don't apply (layer 6)."""
     for e in g.effects:

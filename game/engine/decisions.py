@@ -106,7 +106,10 @@ class Decision:
 
 def dedupe_labels(options: list[Option]) -> None:
     """Give options that would share a label a ` #N` suffix (SCENARIOS.md, option labels)."""
-    counts = Counter(o.label for o in options)
+    labels = [o.label for o in options]
+    if len(set(labels)) == len(labels):
+        return  # the usual case: nothing to tell apart
+    counts = Counter(labels)
     seen: Counter[str] = Counter()
     for o in options:
         if counts[o.label] > 1:
