@@ -1,5 +1,5 @@
-"""Dungeon cards as data: DungeonCard, Room and RoomExit, with each room's ability stored as
-structured effect steps of the engine's vocabulary (game.engine.effects.STEP_PARAMS).
+"""Dungeon cards as data: DungeonCard, Room, RoomExit and EffectStep (a room's ability as steps
+of the engine's effect vocabulary, one row per step), plus DungeonRevision (every saved version).
 
 `dungeons/data/*.yaml` is the source of the four official dungeons (loaded by a data
 migration); `DungeonCard.to_dict()` gives back that same format, and `to_spec()` the engine's
@@ -10,9 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 
+from game.engine.cards import TOKENS
 from game.engine.dungeon import DungeonSpec, dungeon_from_dict
+from game.engine.effects import STEP_CHOICES
+from game.engine.targets import TARGET_KINDS
+
+from .steps import ALL_PARAMS, data_ops, fields_to_step
+
+
+def _choices(values: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
+    return [(v, v.replace("_", " ")) for v in values]
 
 
 class DungeonCard(models.Model):
@@ -25,13 +35,13 @@ class DungeonCard(models.Model):
     official = models.BooleanField(default=False, help_text="One of the four printed dungeons.")
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["-official", "name"]
 
     def __str__(self) -> str:
         return self.name
 
     def to_dict(self) -> dict[str, Any]:
-        rooms = list(self.rooms.order_by("position").prefetch_related("exits__to_room"))
+        rooms = list(self.rooms.order_by("position").prefetch_related("exits__to_room", "steps"))
         data: dict[str, Any] = {"name": self.name}
         if self.subtype:
             data["subtype"] = self.subtype
@@ -42,7 +52,7 @@ class DungeonCard(models.Model):
                 "name": r.name,
                 "text": r.text,
                 "leads_to": [e.to_room.name for e in r.exits.order_by("position")],
-                "effect": r.effect,
+                "effect": [s.to_step() for s in r.steps.order_by("position")],
             }
             for r in rooms
         ]
@@ -56,8 +66,7 @@ class Room(models.Model):
     dungeon = models.ForeignKey(DungeonCard, related_name="rooms", on_delete=models.CASCADE)
     name = models.CharField(max_length=100)
     position = models.PositiveIntegerField(help_text="Printed order; the first room is the top.")
-    text = models.TextField()
-    effect = models.JSONField(default=list, help_text="Effect steps of the engine's vocabulary.")
+    text = models.TextField(help_text="The room's printed ability text.")
 
     class Meta:
         ordering = ["dungeon", "position"]
@@ -84,3 +93,87 @@ class RoomExit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_room.name} → {self.to_room.name}"
+
+
+TARGET_CHOICES = (
+    [("", "—")]
+    + [(k, f"new target: {k.replace('_', ' ')}") for k in TARGET_KINDS]
+    + [("#0", "the first target again"), ("#1", "the second target again")]
+    + [("self", "this permanent"), ("it", "the object the previous step made")]
+)
+
+
+class EffectStep(models.Model):
+    """One step of a room ability. Which parameters an operation takes is the engine's
+    `STEP_PARAMS`; the admin form rejects any other."""
+
+    room = models.ForeignKey(Room, related_name="steps", on_delete=models.CASCADE)
+    position = models.PositiveIntegerField(default=0)
+    op = models.CharField("operation", max_length=40, choices=_choices(data_ops()))
+    target = models.CharField(max_length=60, blank=True, default="", choices=TARGET_CHOICES)
+    who = models.CharField(
+        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["who"])
+    )
+    amount = models.IntegerField(null=True, blank=True)
+    token = models.CharField(
+        max_length=40, blank=True, default="", choices=_choices(sorted(TOKENS))
+    )
+    count = models.IntegerField(null=True, blank=True, help_text="How many tokens.")
+    describe = models.CharField(
+        max_length=120, blank=True, default="", help_text="How the log names the token."
+    )
+    counter = models.CharField(
+        max_length=10, blank=True, default="", choices=_choices(STEP_CHOICES["counter"])
+    )
+    power = models.IntegerField(null=True, blank=True)
+    toughness = models.IntegerField(null=True, blank=True)
+    keywords = models.CharField(
+        max_length=120, blank=True, default="", help_text="Comma-separated, e.g. flying, haste."
+    )
+    duration = models.CharField(
+        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["duration"])
+    )
+    cant_attack = models.BooleanField(default=False)
+    set_base = models.CharField(
+        max_length=10, blank=True, default="", help_text="Base power/toughness, e.g. 1/1."
+    )
+    set_subtypes = models.CharField(max_length=80, blank=True, default="")
+    undercity = models.BooleanField(default=False, help_text="Venture into Undercity.")
+    unless = models.CharField(
+        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["unless"])
+    )
+    types = models.CharField(
+        max_length=80, blank=True, default="", help_text="Comma-separated card types."
+    )
+    until = models.CharField(
+        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["until"])
+    )
+    reveal = models.IntegerField(null=True, blank=True)
+    counters = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["room", "position"]
+
+    def __str__(self) -> str:
+        return self.op
+
+    def to_step(self) -> dict[str, Any]:
+        return fields_to_step({"op": self.op, **{k: getattr(self, k) for k in ALL_PARAMS}})
+
+
+class DungeonRevision(models.Model):
+    """A saved version of a dungeon, in the dungeons/data format; restorable from the admin."""
+
+    dungeon = models.ForeignKey(DungeonCard, related_name="revisions", on_delete=models.CASCADE)
+    created = models.DateTimeField(auto_now_add=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    note = models.CharField(max_length=200, blank=True, default="")
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.dungeon.name} at {self.created:%Y-%m-%d %H:%M:%S}"

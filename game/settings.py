@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "nested_admin",
     "game",
     "dungeons",
 ]
@@ -109,7 +110,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         ),
     }
     # A file, not :memory:, so a live server in another process sees the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    # A file, because the browser tests' live server runs in another process (stack.md);
+    # VENTURE_TEST_DB lets two test runs on one checkout use different files.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("VENTURE_TEST_DB", str(BASE_DIR / "test_db.sqlite3"))
+    }
 else:
     # Explicit, or a Channels live server child asks for "test_test_<name>" (django/channels#2176).
     DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards.base import Step, TargetSpec
+from .cards.base import KEYWORDS, Step, TargetSpec
 from .choices import Gen
 from .decisions import Decision, Option
-from .effects import OPS, REQUIRED_PARAMS, STEP_PARAMS
+from .effects import OPS, REQUIRED_PARAMS, STEP_CHOICES, STEP_PARAMS, TYPE_WORDS
 from .state import DungeonState, GameState, PendingTrigger
 from .targets import TARGET_KINDS
 from .triggers import fire
@@ -186,12 +186,29 @@ def _step_problems(room: str, effect: list[Any]) -> list[str]:
                     + ", ".join(sorted(TOKENS))
                     + "."
                 )
-        for key in ("who",):
-            if key in step and not (
-                step[key] in ("you", "each_player", "each_opponent")
-                or str(step[key]).startswith("target")
-            ):
-                problems.append(f"{where} ({op}): who must be you, each_player or each_opponent.")
+        for key, choices in STEP_CHOICES.items():
+            if key in step and key in allowed and step[key] not in choices:
+                if key == "who" and str(step[key]).startswith("target"):
+                    continue
+                problems.append(
+                    f"{where} ({op}): {key} must be one of {', '.join(choices)}, not {step[key]!r}."
+                )
+        if step.get("who") == "target" and not isinstance(step.get("target"), str):
+            problems.append(f"{where} ({op}): who: target needs a target phrase (target: player).")
+        for word in step.get("types", []) if isinstance(step.get("types"), list) else []:
+            if word not in TYPE_WORDS:
+                problems.append(
+                    f"{where} ({op}): unknown card type {word!r}; known: {', '.join(TYPE_WORDS)}."
+                )
+        for kw in step.get("keywords", []) if isinstance(step.get("keywords"), list) else []:
+            if kw not in KEYWORDS:
+                problems.append(
+                    f"{where} ({op}): unknown keyword {kw!r}; known: {', '.join(sorted(KEYWORDS))}."
+                )
+        for key in ("amount", "count", "reveal", "counters"):
+            value = step.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+                problems.append(f"{where} ({op}): {key} can't be negative.")
     return problems
 
 

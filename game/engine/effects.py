@@ -536,6 +536,16 @@ STEP_PARAMS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "return_to_hand": {"target": (int, str)},
     "shuffle": {},
 }
+# The values a parameter may take, where they are a fixed set (the admin offers them as choices).
+STEP_CHOICES: dict[str, tuple[str, ...]] = {
+    "who": ("you", "each_player", "each_opponent", "target"),
+    "duration": ("end_of_turn", "until_next_turn", "permanent"),
+    "unless": ("discard_card", "sacrifice"),
+    "until": ("end_of_turn", "end_of_next_turn", "end_of_game"),
+    "counter": ("+1/+1", "-1/-1"),
+}
+TYPE_WORDS = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker")
+
 REQUIRED_PARAMS: dict[str, tuple[str, ...]] = {
     "lose_life": ("amount",),
     "gain_life": ("amount",),
