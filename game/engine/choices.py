@@ -7,7 +7,6 @@ Each helper is a generator: it yields a `Decision` and returns the answer, so ca
 from __future__ import annotations
 
 from collections.abc import Generator
-from itertools import permutations
 from typing import Any
 
 from .decisions import Decision, Option
@@ -156,6 +155,5 @@ __all__ = [
     "choose_objects",
     "choose_targets",
     "order_items",
-    "permutations",
     "yes_no",
 ]

@@ -66,8 +66,6 @@ def run_turns(g: GameState, start_step: str, resume: bool) -> Gen:
             resume = False
             yield from run_step(g, step, skip_start)
             empty_pools(g)
-            if g.combat is None and step == "declare_attackers":
-                pass
         step_index = 0
         begin_next_turn(g)
 
@@ -104,10 +102,8 @@ def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
             else:
                 draw(g, g.active)
         if step == "declare_attackers":
+            # Players get priority in this step even when nobody attacks (CR 508.8).
             yield from declare_attackers(g)
-            if g.combat is not None and not g.combat.attackers:
-                # Priority is still given in the declare attackers step (CR 508.8).
-                pass
         if step == "declare_blockers":
             yield from declare_blockers(g)
         if step == "combat_damage":

@@ -56,9 +56,7 @@ def move(g: GameState, obj: Obj, to: str, *, top: bool = True, reason: str = "")
         g.battlefield.append(new)
         new.sick = True
         new.entered_turn = g.turn
-    elif to == "stack":
-        pass
-    else:
+    elif to != "stack":  # a spell's card is held by its stack item
         zone = g.player(obj.owner).zone(to)
         if to == "library" and top:
             zone.insert(0, new)
