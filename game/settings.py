@@ -109,7 +109,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
         ),
     }
-    # A file, not :memory:, so a live server in another process sees the test database.
     # A file, because the browser tests' live server runs in another process (stack.md);
     # VENTURE_TEST_DB lets two test runs on one checkout use different files.
     DATABASES["default"]["TEST"] = {
