@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,105 +15,269 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(max_length=30)),
-                ('is_guest', models.BooleanField(default=False)),
-                ('last_decklist', models.TextField(blank=True, default='', help_text='The last deck this player imported, to offer again.')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("display_name", models.CharField(max_length=30)),
+                ("is_guest", models.BooleanField(default=False)),
+                (
+                    "last_decklist",
+                    models.TextField(
+                        blank=True,
+                        default="",
+                        help_text="The last deck this player imported, to offer again.",
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['display_name'],
+                "ordering": ["display_name"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(default=game.models.new_invite_code, max_length=16, unique=True)),
-                ('status', models.CharField(choices=[('open', 'waiting for an opponent'), ('active', 'in progress'), ('finished', 'over')], default='open', max_length=10)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('started', models.DateTimeField(blank=True, null=True)),
-                ('finished', models.DateTimeField(blank=True, null=True)),
-                ('setup', models.JSONField(blank=True, null=True)),
-                ('scenario_name', models.CharField(blank=True, default='', max_length=200)),
-                ('scenario_text', models.TextField(blank=True, default='')),
-                ('version', models.PositiveIntegerField(default=0, help_text='Answers in the log.')),
-                ('winner', models.CharField(blank=True, default='', help_text='Engine name.', max_length=40)),
-                ('end_reason', models.CharField(blank=True, default='', max_length=200)),
-                ('rematch_of', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch', to='game.game')),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='created_games', to='game.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "code",
+                    models.CharField(
+                        default=game.models.new_invite_code, max_length=16, unique=True
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "waiting for an opponent"),
+                            ("active", "in progress"),
+                            ("finished", "over"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("started", models.DateTimeField(blank=True, null=True)),
+                ("finished", models.DateTimeField(blank=True, null=True)),
+                ("setup", models.JSONField(blank=True, null=True)),
+                ("scenario_name", models.CharField(blank=True, default="", max_length=200)),
+                ("scenario_text", models.TextField(blank=True, default="")),
+                (
+                    "version",
+                    models.PositiveIntegerField(default=0, help_text="Answers in the log."),
+                ),
+                (
+                    "winner",
+                    models.CharField(
+                        blank=True, default="", help_text="Engine name.", max_length=40
+                    ),
+                ),
+                ("end_reason", models.CharField(blank=True, default="", max_length=200)),
+                (
+                    "rematch_of",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="rematch",
+                        to="game.game",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="created_games",
+                        to="game.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created'],
+                "ordering": ["-created"],
             },
         ),
         migrations.CreateModel(
-            name='CompletedDungeon',
+            name="CompletedDungeon",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('dungeon', models.CharField(max_length=100)),
-                ('turn', models.PositiveIntegerField()),
-                ('completed_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='completed_dungeons', to='game.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='completed_dungeons', to='game.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("dungeon", models.CharField(max_length=100)),
+                ("turn", models.PositiveIntegerField()),
+                ("completed_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="completed_dungeons",
+                        to="game.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="completed_dungeons",
+                        to="game.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-completed_at', '-pk'],
+                "ordering": ["-completed_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(help_text='0 = host, 1 = the player who joined.')),
-                ('engine_name', models.CharField(blank=True, default='', max_length=40)),
-                ('deck_name', models.CharField(blank=True, default='', max_length=100)),
-                ('deck', models.JSONField(blank=True, default=list, help_text='Card names.')),
-                ('full_control', models.BooleanField(default=False)),
-                ('pass_until', models.CharField(blank=True, choices=[('', '—'), ('my_turn', 'pass until my next turn'), ('something', 'pass until something happens')], default='', max_length=12)),
-                ('pass_turn', models.PositiveIntegerField(default=0, help_text='Turn when pass_until was set.')),
-                ('pass_stack', models.JSONField(blank=True, default=list, help_text='Stack ids seen meanwhile.')),
-                ('connections', models.PositiveIntegerField(default=0, help_text='Open websockets.')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='game.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='game.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "position",
+                    models.PositiveSmallIntegerField(
+                        help_text="0 = host, 1 = the player who joined."
+                    ),
+                ),
+                ("engine_name", models.CharField(blank=True, default="", max_length=40)),
+                ("deck_name", models.CharField(blank=True, default="", max_length=100)),
+                ("deck", models.JSONField(blank=True, default=list, help_text="Card names.")),
+                ("full_control", models.BooleanField(default=False)),
+                (
+                    "pass_until",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "—"),
+                            ("my_turn", "pass until my next turn"),
+                            ("something", "pass until something happens"),
+                        ],
+                        default="",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "pass_turn",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Turn when pass_until was set."
+                    ),
+                ),
+                (
+                    "pass_stack",
+                    models.JSONField(
+                        blank=True, default=list, help_text="Stack ids seen meanwhile."
+                    ),
+                ),
+                (
+                    "connections",
+                    models.PositiveIntegerField(default=0, help_text="Open websockets."),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="game.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="game.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'position'],
+                "ordering": ["game", "position"],
             },
         ),
         migrations.CreateModel(
-            name='GameAction',
+            name="GameAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('answer', models.JSONField(help_text='An option id, a list of ids, or "!concede".')),
-                ('auto', models.BooleanField(default=False)),
-                ('client_action_id', models.CharField(blank=True, default='', max_length=64)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='game.game')),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='game.seat')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveIntegerField()),
+                (
+                    "answer",
+                    models.JSONField(help_text='An option id, a list of ids, or "!concede".'),
+                ),
+                ("auto", models.BooleanField(default=False)),
+                ("client_action_id", models.CharField(blank=True, default="", max_length=64)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="game.game",
+                    ),
+                ),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="actions",
+                        to="game.seat",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'index'],
+                "ordering": ["game", "index"],
             },
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'position'), name='unique_seat_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("game", "position"), name="unique_seat_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'player'), name='unique_seat_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("game", "player"), name="unique_seat_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameaction',
-            constraint=models.UniqueConstraint(fields=('game', 'index'), name='unique_action_index'),
+            model_name="gameaction",
+            constraint=models.UniqueConstraint(
+                fields=("game", "index"), name="unique_action_index"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameaction',
-            constraint=models.UniqueConstraint(condition=models.Q(('client_action_id', ''), _negated=True), fields=('game', 'client_action_id'), name='unique_client_action'),
+            model_name="gameaction",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("client_action_id", ""), _negated=True),
+                fields=("game", "client_action_id"),
+                name="unique_client_action",
+            ),
         ),
     ]

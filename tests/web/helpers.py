@@ -1,0 +1,68 @@
+"""Builders shared by the web tests: players, started games, positions from scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+
+from game import services
+from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
+from game.models import Game, Player
+
+POSITIONS = Path(__file__).resolve().parent / "positions"
+
+
+def make_player(name: str, *, guest: bool = False) -> Player:
+    user = get_user_model().objects.create_user(username=name.lower().replace(" ", "-"))
+    if guest:
+        user.set_unusable_password()
+    else:
+        user.set_password("correct horse battery staple")
+    user.save()
+    return Player.objects.create(user=user, display_name=name, is_guest=guest)
+
+
+def start_game(host: Player, guest: Player) -> Game:
+    game = services.create_game(host, deck_name="Varis", deck=list(GREEN_WHITE_VARIS))
+    services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
+    game.refresh_from_db()
+    return game
+
+
+def position_text(name: str) -> str:
+    return (POSITIONS / name).read_text(encoding="utf-8")
+
+
+def start_position(host: Player, guest: Player, name: str) -> Game:
+    scenario = services.check_scenario(position_text(name), name)
+    game = services.create_game(host, scenario=scenario)
+    services.join_game(game.pk, guest)
+    game.refresh_from_db()
+    return game
+
+
+def pending(game: Game):  # noqa: ANN201 - the engine's Decision
+    game.refresh_from_db()
+    with services.reading(game) as engine:
+        return engine.pending
+
+
+def option_id(game: Game, label: str) -> str:
+    d = pending(game)
+    for o in d.options:
+        if o.label == label:
+            return o.id
+    raise AssertionError(f"no option {label!r}; options: {[o.label for o in d.options]}")
+
+
+def answer(game: Game, player: Player, label: str | list[str]) -> Game:
+    """Answer by label(s) as `player`, at the game's current version."""
+    game.refresh_from_db()
+    if isinstance(label, list):
+        ids = [option_id(game, one) for one in label]
+        services.submit_answer(game.pk, player, ids, version=game.version)
+    else:
+        services.submit_answer(game.pk, player, option_id(game, label), version=game.version)
+    game.refresh_from_db()
+    return game

@@ -1,0 +1,283 @@
+"""The game use-cases: starting, answering, refusing, pace, persistence by replay, history."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from dungeons.models import DungeonCard, Room
+from game import services
+from game.engine.game import replay
+from game.models import CompletedDungeon, Game, GameAction, Seat
+
+from .helpers import (
+    answer,
+    make_player,
+    option_id,
+    pending,
+    position_text,
+    start_game,
+    start_position,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_joining_starts_the_game_with_a_stored_setup(alice, bob):
+    game = services.create_game(alice, deck_name="Varis", deck=["Forest"] * 40)
+    assert game.status == Game.OPEN and game.setup is None
+
+    services.join_game(game.pk, bob, deck_name="Swamps", deck=["Swamp"] * 40)
+    game.refresh_from_db()
+
+    assert game.status == Game.ACTIVE
+    assert game.setup["players"] == ["alice", "bob"]
+    assert game.setup["decks"] == {"alice": ["Forest"] * 40, "bob": ["Swamp"] * 40}
+    names = [d["name"] for d in game.setup["dungeons"]]
+    assert names[:3] == [
+        "Tomb of Annihilation",
+        "Lost Mine of Phandelver",
+        "Dungeon of the Mad Mage",
+    ]
+    assert "Undercity" in names
+    d = pending(game)
+    assert d.kind == "mulligan"  # the coin flip's winner decides first; nothing passed yet
+    assert game.version == 0
+
+
+def test_equal_display_names_get_unique_engine_names(alice):
+    other = make_player("Alice2")
+    other.display_name = "alice"
+    other.save()
+    game = start_game(alice, other)
+    assert [s.engine_name for s in game.seats.all()] == ["alice", "alice (2)"]
+
+
+def test_a_started_game_keeps_the_dungeons_it_copied(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    room = Room.objects.get(dungeon__name="Lost Mine of Phandelver", name="Cave Entrance")
+    room.text = "Edited by an admin after the game started."
+    room.save()
+
+    stored = next(d for d in game.setup["dungeons"] if d["name"] == "Lost Mine of Phandelver")
+    assert stored["rooms"][0]["text"] == "Scry 1."
+    services.clear_engine_cache()
+    with services.reading(game) as engine:
+        assert engine.state.dungeons["Lost Mine of Phandelver"].rooms["Cave Entrance"].text == (
+            "Scry 1."
+        )
+    # A new game copies the dungeon as it is now.
+    assert (
+        DungeonCard.objects.get(name="Lost Mine of Phandelver")
+        .to_dict()["rooms"][0]["text"]
+        .startswith("Edited")
+    )
+
+
+def test_a_scenario_position_maps_the_host_to_its_first_player(bob):
+    host = make_player("Hostess")
+    game = start_position(host, bob, "varis_fork.yaml")
+    assert game.setup["players"] == ["Hostess", "bob"]
+    assert game.setup["seed"] == 4
+    with services.reading(game) as engine:
+        view = engine.view_for("Hostess")
+    assert view["turn"]["active"] == "Hostess"
+    me = view["players"]["Hostess"]
+    assert sorted(me["hand"]) == ["Gloom Stalker", "Keen-Eared Sentry"]
+    assert "Varis, Silverymoon Ranger" in [p["name"] for p in me["battlefield"]]
+    assert view["players"]["bob"]["hand"] is None
+    assert view["players"]["bob"]["hand_count"] == 3
+
+
+def test_a_bad_scenario_is_refused_with_its_line_number():
+    text = position_text("varis_fork.yaml").replace("Gloom Stalker", "Gloom Stalkr")
+    with pytest.raises(services.ActionRefused) as e:
+        services.check_scenario(text, "report.yaml")
+    assert "report.yaml:" in e.value.message
+    assert "Gloom Stalkr" in e.value.message
+
+
+def test_an_answer_is_applied_logged_and_replayable(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    answer(game, alice, "cast Keen-Eared Sentry")
+
+    # Varis's trigger resolved after both auto-passed: alice now chooses a dungeon.
+    d = pending(game)
+    assert (d.player, d.kind) == ("alice", "choose_dungeon")
+    actions = list(game.actions.order_by("index"))
+    assert actions[0].answer.startswith("cast:") and not actions[0].auto
+    assert all(a.auto and a.answer == "pass" for a in actions[1:])
+    assert game.version == len(actions)
+
+    with services.reading(game) as cached:
+        cached_state = cached.state_json()
+        answers = list(cached.answers)
+    services.clear_engine_cache()
+    with services.reading(game) as replayed:
+        assert replayed.state_json() == cached_state
+    assert replay(services.engine_setup(game), answers).state_json() == cached_state
+
+
+def test_refusals_change_nothing(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    cast = option_id(game, "cast Keen-Eared Sentry")
+    v = game.version
+
+    def refused(player, ans, version, code, action_id=""):
+        with pytest.raises(services.ActionRefused) as e:
+            services.submit_answer(game.pk, player, ans, version=version, action_id=action_id)
+        assert e.value.code == code, e.value.message
+        return e.value.message
+
+    assert "alice's decision" in refused(bob, "pass", v, "not_yours")
+    assert "moved on" in refused(alice, cast, v + 3, "stale")
+    message = refused(alice, "cast:9999", v, "illegal")
+    assert "Legal options:" in message and "cast Keen-Eared Sentry" in message
+    stranger = make_player("carol")
+    assert "watching" in refused(stranger, cast, v, "no_seat")
+    game.refresh_from_db()
+    assert game.version == v and not game.actions.exists()
+
+    services.submit_answer(game.pk, alice, cast, version=v, action_id="click-1")
+    game.refresh_from_db()
+    after = game.version
+    assert "already received" in refused(alice, cast, v, "repeat", action_id="click-1")
+    game.refresh_from_db()
+    assert game.version == after
+    assert GameAction.objects.filter(client_action_id="click-1").count() == 1
+
+
+def test_the_group_hears_the_new_version_after_commit(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(game.group_name, channel)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        answer(game, alice, "cast Keen-Eared Sentry")
+    assert layer.channels.get(channel) is None or layer.channels[channel].empty()  # not yet
+
+    for callback in callbacks:
+        callback()
+    message = async_to_sync(layer.receive)(channel)
+    assert message == {"type": "game.changed", "version": game.version}
+
+
+def test_default_pace_passes_only_for_a_player_who_cannot_act(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    # Bob has no lands: every priority he gets is passed for him; alice is asked.
+    answer(game, alice, "cast Keen-Eared Sentry")
+    auto = list(game.actions.filter(auto=True).select_related("seat"))
+    assert auto and {a.seat.engine_name for a in auto} <= {"alice", "bob"}
+    assert any(a.seat.engine_name == "bob" for a in auto)
+
+
+def test_full_control_stops_automatic_passes(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    services.set_pace(game.pk, bob, full_control=True)
+    answer(game, alice, "cast Keen-Eared Sentry")
+    d = pending(game)
+    # With the trigger on the stack alice could only make mana, so she passed automatically;
+    # bob, in full control, is asked even though passing is all he can do.
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert [o.label for o in d.options] == ["pass"]
+    assert Seat.objects.get(game=game, player=bob).full_control
+
+
+def test_pass_until_my_next_turn(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    services.set_pace(game.pk, alice, pass_until=Seat.PASS_MY_TURN)
+    game.refresh_from_db()
+    d = pending(game)
+    # Alice passed the rest of turn 3; bob's turn 4 passed for him (no lands); alice is asked
+    # again in her own turn 5, where she can play.
+    with services.reading(game) as engine:
+        assert engine.state.turn == 5 and engine.state.active == "alice"
+    assert d.player == "alice"
+    assert Seat.objects.get(game=game, player=alice).pass_until == ""
+
+
+def test_pass_until_something_happens_stops_when_a_spell_is_cast(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    services.set_pace(game.pk, bob, full_control=True, pass_until=Seat.PASS_SOMETHING)
+    answer(game, alice, "cast Keen-Eared Sentry")
+    d = pending(game)
+    # The spell and Varis's trigger went on the stack: that is something, bob is asked.
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert Seat.objects.get(game=game, player=bob).pass_until == ""
+
+
+def test_pass_until_my_next_turn_passes_over_spells(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    services.set_pace(game.pk, bob, full_control=True, pass_until=Seat.PASS_MY_TURN)
+    answer(game, alice, "cast Keen-Eared Sentry")
+    d = pending(game)
+    assert (d.player, d.kind) == ("alice", "choose_dungeon")
+
+
+def test_an_attack_for_lethal_ends_the_game(alice, bob):
+    game = start_position(alice, bob, "lethal_attack.yaml")
+    # Alice could only make mana in her main phase, so the pace feature went on to combat.
+    d = pending(game)
+    assert (d.player, d.kind) == ("alice", "declare_attackers")
+    answer(game, alice, ["Varis, Silverymoon Ranger"])
+    assert game.status == Game.FINISHED
+    assert (game.winner, game.end_reason) == ("alice", "life total 0 or less")
+
+
+def test_completing_a_dungeon_is_recorded(alice, bob):
+    text = position_text("varis_fork.yaml").replace(
+        "    hand: [Keen-Eared Sentry, Gloom Stalker]\n",
+        "    hand: [Keen-Eared Sentry, Gloom Stalker]\n"
+        "    dungeon: {name: Lost Mine of Phandelver, room: Dark Pool}\n",
+    )
+    scenario = services.check_scenario(text, "almost_done.yaml")
+    game = services.create_game(alice, scenario=scenario)
+    services.join_game(game.pk, bob)
+    game.refresh_from_db()
+    answer(game, alice, "cast Keen-Eared Sentry")
+    # Venture: Dark Pool leads only to the Temple, so nothing is asked; the Temple's ability
+    # resolves after both pass and the dungeon is completed (CR 704.5t).
+    for _ in range(5):
+        if CompletedDungeon.objects.exists():
+            break
+        d = pending(game)
+        assert d.player == "alice" and d.kind == "priority", d
+        answer(game, alice, "pass")
+    done = CompletedDungeon.objects.get()
+    assert (done.player, done.game, done.dungeon, done.turn) == (
+        alice,
+        game,
+        "Lost Mine of Phandelver",
+        3,
+    )
+
+
+def test_concede_ends_the_game_and_rematch_is_shared(alice, bob):
+    game = start_game(alice, bob)
+    services.concede(game.pk, bob)
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED
+    assert game.winner == "alice" and game.end_reason
+    assert game.actions.last().answer == "!concede"
+    with pytest.raises(services.ActionRefused):
+        services.concede(game.pk, alice)
+
+    first = services.rematch(game.pk, bob)
+    second = services.rematch(game.pk, alice)
+    assert first == second and first.rematch_of == game
+    assert first.status == Game.ACTIVE
+    seats = list(first.seats.order_by("position"))
+    assert [s.player for s in seats] == [alice, bob]
+    assert seats[0].deck == list(game.seats.get(position=0).deck)
+
+
+def test_joining_a_full_game_is_refused(alice, bob):
+    game = start_game(alice, bob)
+    with pytest.raises(services.ActionRefused) as e:
+        services.join_game(game.pk, make_player("carol"), deck_name="x", deck=["Forest"] * 40)
+    assert e.value.code == "full"
+    assert services.join_game(game.pk, bob) == game  # a seated player re-joining is a no-op
