@@ -36,10 +36,10 @@ def spell_cost(g: GameState, player: str, face: CardDef) -> ManaCost | None:
     return cost
 
 
-def targets_possible(g: GameState, player: str, specs: list) -> bool:
+def targets_possible(g: GameState, player: str, specs: list, from_creature: bool = False) -> bool:
     chosen: set = set()
     for spec in specs:
-        legal = candidates(g, spec.kind, player, chosen if spec.other else None)
+        legal = candidates(g, spec.kind, player, chosen if spec.other else None, from_creature)
         if len(legal) < spec.min:
             return False
         if spec.min:
@@ -181,7 +181,9 @@ def can_activate(g: GameState, player: str, obj: Obj, ability: Activated) -> boo
         return False
     if ability.tap_untapped_legendary and not _untapped_legendaries(g, player, obj):
         return False
-    if not targets_possible(g, player, ability.targets):
+    if ability.targets and not targets_possible(
+        g, player, ability.targets, "Creature" in chars(g, obj).types
+    ):
         return False
     exclude = obj.id if ability.tap or ability.sacrifice_self else None
     return can_pay(g, player, ability_cost(g, obj, ability), exclude)
@@ -259,7 +261,13 @@ def resolve_top(g: GameState) -> Gen:
     """Resolve the top object of the stack (CR 608)."""
     item = g.stack[-1]
     legal = [
-        [r for r in refs if still_legal(g, spec.kind, r, item.controller)]
+        [
+            r
+            for r in refs
+            if still_legal(
+                g, spec.kind, r, item.controller, item.extra.get("source_is_creature", False)
+            )
+        ]
         for spec, refs in zip(item.target_specs, item.targets, strict=False)
     ]
     chosen = sum(len(refs) for refs in item.targets)
@@ -294,9 +302,10 @@ def resolve_top(g: GameState) -> Gen:
     ):
         g.stack.remove(item)
         card_obj = item.card
-        new = put_onto_battlefield(g, card_obj, item.controller)
+        host = None
         if "Aura" in card_obj.card.subtypes and legal and legal[0]:
-            new.attached_to = legal[0][0][1]
+            host = legal[0][0][1]
+        put_onto_battlefield(g, card_obj, item.controller, attached_to=host)
         return
     yield from run_steps(g, ctx, item.effect)
     if item in g.stack:

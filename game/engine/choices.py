@@ -74,7 +74,9 @@ def choose_targets(g: GameState, item: StackItem) -> Gen:
     item.targets = []
     for spec in item.target_specs:
         exclude = chosen_so_far if spec.other else None
-        legal = candidates(g, spec.kind, item.controller, exclude)
+        legal = candidates(
+            g, spec.kind, item.controller, exclude, item.extra.get("source_is_creature", False)
+        )
         if len(legal) < spec.min:
             return False
         if not legal:

@@ -76,28 +76,38 @@ TARGET_KINDS: dict[str, tuple[str, Callable[..., bool]]] = {
 }
 
 
-def _hexproof_blocks(g: GameState, o: Obj, controller: str) -> bool:
-    """Hexproof: can't be the target of spells or abilities an opponent controls (CR 702.11)."""
+def _hexproof_blocks(g: GameState, o: Obj, controller: str, from_creature: bool = False) -> bool:
+    """Hexproof: can't be the target of spells or abilities an opponent controls (CR 702.11);
+    protection from creatures: nor of abilities from creature sources (CR 702.16b)."""
+    kw = chars(g, o).keywords
+    if from_creature and "protection from creatures" in kw:
+        return True
     if o.controller == controller:
         return False
-    return "hexproof" in chars(g, o).keywords
+    return "hexproof" in kw
 
 
 def candidates(
-    g: GameState, kind: str, controller: str, exclude: set[Ref] | None = None
+    g: GameState,
+    kind: str,
+    controller: str,
+    exclude: set[Ref] | None = None,
+    from_creature: bool = False,
 ) -> list[Ref]:
     """Every legal choice for one target phrase, in a stable order."""
     memo = g.sources_memo
     if memo is not None and not exclude:
-        key = ("#targets", kind, controller)
+        key = ("#targets", kind, controller, from_creature)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = _candidates(g, kind, controller, None)
+            found = memo[key] = _candidates(g, kind, controller, None, from_creature)
         return list(found)
-    return _candidates(g, kind, controller, exclude)
+    return _candidates(g, kind, controller, exclude, from_creature)
 
 
-def _candidates(g: GameState, kind: str, controller: str, exclude: set[Ref] | None) -> list[Ref]:
+def _candidates(
+    g: GameState, kind: str, controller: str, exclude: set[Ref] | None, from_creature: bool
+) -> list[Ref]:
     zone, pred = TARGET_KINDS[kind]
     out: list[Ref] = []
     if zone in ("player", "any"):
@@ -111,7 +121,7 @@ def _candidates(g: GameState, kind: str, controller: str, exclude: set[Ref] | No
             out.append(("player", p.name))
     if zone in ("permanent", "any"):
         for o in g.battlefield:
-            if pred(g, o, controller) and not _hexproof_blocks(g, o, controller):
+            if pred(g, o, controller) and not _hexproof_blocks(g, o, controller, from_creature):
                 out.append(("obj", o.id))
     if zone == "stack":
         for s in reversed(g.stack):
@@ -127,7 +137,9 @@ def _candidates(g: GameState, kind: str, controller: str, exclude: set[Ref] | No
     return out
 
 
-def still_legal(g: GameState, kind: str, ref: Ref, controller: str) -> bool:
+def still_legal(
+    g: GameState, kind: str, ref: Ref, controller: str, from_creature: bool = False
+) -> bool:
     """Recheck a target as the spell or ability resolves (CR 608.2b)."""
     zone, pred = TARGET_KINDS[kind]
     what, value = ref
@@ -148,7 +160,7 @@ def still_legal(g: GameState, kind: str, ref: Ref, controller: str) -> bool:
         return (
             o.zone == "battlefield"
             and pred(g, o, controller)
-            and not _hexproof_blocks(g, o, controller)
+            and not _hexproof_blocks(g, o, controller, from_creature)
         )
     if zone == "graveyard_you":
         return o.zone == "graveyard" and o.owner == controller and pred(g, o, controller)

@@ -70,7 +70,7 @@ def move(g: GameState, obj: Obj, to: str, *, top: bool = True, reason: str = "")
         fire(g, "leaves", obj=obj, to=to, died=died, new=new, last=last)
         if died:
             fire(g, "dies", obj=obj, new=new, last=last)
-    if to == "graveyard" and "Creature" in obj.card.types:
+    if to == "graveyard" and "Creature" in obj.card.types and not obj.token:  # CR 108.2
         fire(g, "creature_card_to_graveyard", obj=new, owner=obj.owner, from_zone=from_zone)
     return new
 
@@ -82,10 +82,13 @@ def put_onto_battlefield(
     *,
     counters: dict[str, int] | None = None,
     tapped: bool = False,
+    attached_to: int | None = None,
 ) -> Obj:
-    """Put a card onto the battlefield; "with counters" means it enters with them (CR 614.1c)."""
+    """Put a card onto the battlefield; "with counters" means it enters with them (CR 614.1c);
+    an Aura spell's permanent enters attached to the object it targeted (CR 303.4f)."""
     new = move(g, obj, "battlefield")
     new.controller = controller or obj.owner
+    new.attached_to = attached_to
     new.tapped = tapped or new.card.enters_tapped
     if new.card.loyalty is not None:
         new.counters["loyalty"] = new.card.loyalty  # CR 306.5b

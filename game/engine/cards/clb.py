@@ -35,13 +35,23 @@ def _white_plume_untap(g, ctx, step) -> Gen:  # noqa: ANN001
 def _torch_blockers(g, ctx, step) -> Gen:  # noqa: ANN001
     """Whenever equipped creature becomes blocked, it deals 2 damage to each creature blocking
     it (the equipped creature is the source)."""
+    from ..continuous import chars
     from ..effects import deal_damage
 
     attacker = g.permanent(ctx.event["obj"].id)
     if attacker is None or g.combat is None:
         return
+    kw = chars(g, attacker).keywords  # the equipped creature is the source (CR 609.7)
     for b_id in list(g.combat.blockers.get(attacker.id, [])):
-        deal_damage(g, attacker.name, attacker, ("obj", b_id), 2)
+        deal_damage(
+            g,
+            attacker.name,
+            attacker,
+            ("obj", b_id),
+            2,
+            deathtouch="deathtouch" in kw,
+            lifelink_to=attacker.controller if "lifelink" in kw else None,
+        )
     return
     yield
 
