@@ -1,0 +1,413 @@
+"""The game page for one viewer: the engine's view turned into template context and fragments.
+
+Everything a viewer sees comes from `engine.view_for(their seat)` (hidden information already
+removed) plus, for the viewer's own pending decision only, the decision's options. The one
+exception is deliberate: the options of the other seat's dungeon and room choices are shown,
+because which dungeons and rooms can be entered is public (they are outside the game or on an
+open map); every other pending decision of the other seat is only named.
+
+`render_fragments` renders each partial of `templates/game/game.html` for one viewer; the
+consumer sends them over the websocket (`hx-swap-oob`), and the page view renders the same
+partials inside the whole page.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from dungeons.maplayout import DungeonMap, layout
+from game.engine.cards import CARDS, TOKENS
+from game.engine.cards.base import CardDef
+from game.engine.decisions import Decision
+from game.engine.dungeon import DungeonSpec
+from game.engine.game import Game as Engine
+
+from . import services
+from .models import Game, Player, Seat
+
+# The partials of templates/game/game.html that make up the live board, each the id of its root.
+FRAGMENTS = ("topbar", "opponent", "me", "hand", "stack", "maps", "prompt", "pace", "log", "over")
+LOG_LINES = 80
+
+_BY_NAME: dict[str, CardDef] = {}
+for _card in list(TOKENS.values()) + list(CARDS.values()):
+    _BY_NAME[_card.name] = _card
+
+STEP_LABELS = {
+    "untap": "Untap",
+    "upkeep": "Upkeep",
+    "draw": "Draw",
+    "precombat_main": "Main 1",
+    "beginning_of_combat": "Beginning of combat",
+    "declare_attackers": "Declare attackers",
+    "declare_blockers": "Declare blockers",
+    "combat_damage": "Combat damage",
+    "end_of_combat": "End of combat",
+    "postcombat_main": "Main 2",
+    "end": "End step",
+    "cleanup": "Cleanup",
+}
+STEP_ORDER = list(STEP_LABELS)
+
+# What the other seat is told about a decision it can't see ("Bob is choosing a room").
+WAITING_TEXT = {
+    "priority": "has priority",
+    "mulligan": "is deciding whether to keep their hand",
+    "mulligan_bottom": "is choosing cards to put on the bottom",
+    "choose_dungeon": "is choosing a dungeon",
+    "choose_room": "is choosing a room",
+    "choose_targets": "is choosing targets",
+    "declare_attackers": "is declaring attackers",
+    "declare_blockers": "is declaring blockers",
+    "pay_ward": "is deciding whether to pay for ward",
+    "unless": "is deciding whether to pay",
+    "yes_no": "is making a choice",
+    "scry": "is scrying",
+    "scry_order": "is scrying",
+    "discard": "is choosing a card to discard",
+    "sacrifice": "is choosing what to sacrifice",
+    "search": "is searching their library",
+    "divide": "is dividing damage",
+    "choose_color": "is choosing a color",
+    "cast_free": "is choosing a card to cast",
+    "order_triggers": "is ordering triggered abilities",
+}
+PUBLIC_CHOICES = {"choose_dungeon", "choose_room"}
+_CITATION = re.compile(
+    r"^(?P<text>.*?) \((?P<rule>(?:CR |AFR|Release|Undercity|CLB|Rulings?)[^()]*)\)$"
+)
+_SYMBOL = re.compile(r"\{([^}]+)\}")
+
+
+# small pieces -----------------------------------------------------------------------------------
+def mana_symbols(cost_text: str | None) -> list[str]:
+    """ "{1}{G}{G}" -> ["1", "G", "G"]: each symbol is drawn as a pip."""
+    return _SYMBOL.findall(cost_text or "")
+
+
+def card_info(name: str) -> dict[str, Any]:
+    card = _BY_NAME.get(name)
+    if card is None:
+        return {"name": name, "cost": [], "type_line": "", "text": "", "colors": "colorless"}
+    colors = "".join(sorted(card.colors)) or ("land" if "Land" in card.types else "colorless")
+    return {
+        "name": name,
+        "cost": mana_symbols(card.cost.text if card.cost else ""),
+        "type_line": card.type_line,
+        "text": card.text,
+        "power": card.power,
+        "toughness": card.toughness,
+        "colors": colors if len(colors) <= 1 or colors in ("land", "colorless") else "multi",
+        "printed_keywords": sorted(card.keywords),
+    }
+
+
+def split_citation(line: str) -> dict[str, str]:
+    m = _CITATION.match(line)
+    if m:
+        return {"text": m["text"], "rule": m["rule"]}
+    return {"text": line, "rule": ""}
+
+
+def waiting_text(name: str, kind: str) -> str:
+    return f"{name} {WAITING_TEXT.get(kind, 'is deciding (' + kind.replace('_', ' ') + ')')}"
+
+
+# the context ------------------------------------------------------------------------------------
+@dataclass
+class Side:
+    """One player's half of the table as the viewer may see it."""
+
+    name: str
+    display_name: str
+    seat: Seat
+    view: dict[str, Any]
+    is_viewer: bool
+    lands: list[dict[str, Any]] = field(default_factory=list)
+    creatures: list[dict[str, Any]] = field(default_factory=list)
+    others: list[dict[str, Any]] = field(default_factory=list)
+    hand: list[dict[str, Any]] = field(default_factory=list)
+    dungeon_map: DungeonMap | None = None
+    dungeon_room_text: str = ""
+    is_active: bool = False
+    has_priority: bool = False
+    deciding: bool = False
+
+    @property
+    def back_range(self) -> range:
+        """Card backs drawn for a hidden hand (at most ten; the count is written too)."""
+        return range(min(self.view["hand_count"], 10))
+
+
+def new_action_id() -> str:
+    return secrets.token_hex(8)
+
+
+def _permanent(p: dict[str, Any], actions: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    info = card_info(p["name"])
+    out = dict(p)
+    out["info"] = info
+    if "power" in p:
+        base_p = p.get("base_power")
+        base_t = p.get("base_toughness")
+        out["power_mark"] = (
+            ""
+            if base_p is None or p["power"] == base_p
+            else ("up" if p["power"] > base_p else "down")
+        )
+        out["toughness_mark"] = (
+            ""
+            if base_t is None or p["toughness"] == base_t
+            else ("up" if p["toughness"] > base_t else "down")
+        )
+        out["pt_changed"] = bool(out["power_mark"] or out["toughness_mark"])
+    printed = set(info.get("printed_keywords", []))
+    out["keyword_list"] = [
+        {"text": k, "granted": k not in printed and not k.startswith("ward")} for k in p["keywords"]
+    ]
+    out["counter_list"] = [{"kind": k, "n": n} for k, n in sorted(p["counters"].items()) if n]
+    out["actions"] = actions.get(p["id"], [])
+    return out
+
+
+def _option_dicts(d: Decision) -> list[dict[str, Any]]:
+    out = []
+    for i, o in enumerate(d.options):
+        out.append(
+            {
+                "id": o.id,
+                "dom_id": f"opt-{i}",
+                "label": o.label,
+                "objs": list(o.objs),
+                "mana": o.data == "mana",
+                "text": o.data if isinstance(o.data, str) and o.data != "mana" else "",
+            }
+        )
+    return out
+
+
+def _prompt(d: Decision) -> dict[str, Any]:
+    options = _option_dicts(d)
+    groups: dict[str, list[dict[str, Any]]] = {"pass": [], "play": [], "act": [], "mana": []}
+    if d.kind == "priority":
+        for o in options:
+            if o["id"] == "pass":
+                groups["pass"].append(o)
+            elif o["mana"]:
+                groups["mana"].append(o)
+            elif o["label"].startswith(("cast ", "play ")):
+                groups["play"].append(o)
+            else:
+                groups["act"].append(o)
+    return {
+        "kind": d.kind,
+        "text": d.prompt,
+        "options": options,
+        "groups": groups,
+        "multi": d.multi,
+        "ordered": d.ordered,
+        "min": d.min_count,
+        "max": d.max_count,
+        "positions": list(range(1, len(options) + 1)),
+    }
+
+
+def _map_for(
+    spec: DungeonSpec, room: str | None, *, room_options: dict[str, str] | None = None
+) -> DungeonMap:
+    return layout(spec, current=room, room_options=room_options)
+
+
+@dataclass
+class Snapshot:
+    """What was read from the engine under the cache lock: plain data only."""
+
+    view: dict[str, Any]
+    prompt: dict[str, Any] | None
+    public_choice: dict[str, Any] | None
+    dungeons: dict[str, DungeonSpec]
+    my_hand_ids: list[int]
+
+
+def _snapshot(engine: Engine, me: str | None) -> Snapshot:
+    view = engine.view_for(me)
+    d = engine.pending
+    prompt = _prompt(d) if d is not None and me is not None and d.player == me else None
+    public = None
+    if d is not None and d.player != me and d.kind in PUBLIC_CHOICES:
+        public = {"player": d.player, "kind": d.kind, "labels": [o.label for o in d.options]}
+    hand_ids = [o.id for o in engine.state.player(me).hand] if me is not None else []
+    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids)
+
+
+def board_context(game: Game, viewer: Player | None) -> dict[str, Any]:
+    """The template context of the game page for `viewer` (None or a non-player: spectator)."""
+    seats = list(game.seats.select_related("player").order_by("position"))
+    my_seat = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
+    ctx: dict[str, Any] = {
+        "game": game,
+        "seats": seats,
+        "my_seat": my_seat,
+        "viewer": viewer,
+        "spectator": my_seat is None,
+        "fragments": FRAGMENTS,
+        "ws_url": f"/ws/game/{game.code}/",
+        "act_url": reverse("game_act", args=[game.code]),
+        "invite_url": reverse("game", args=[game.code]),
+    }
+    if game.status == Game.OPEN or game.setup is None:
+        ctx["waiting_for_opponent"] = True
+        return ctx
+    me = my_seat.engine_name if my_seat else None
+    with services.reading(game) as engine:
+        snap = _snapshot(engine, me)
+    view = snap.view
+    ctx["version"] = view["version"]
+    ctx["action_id"] = new_action_id()
+    ctx["turn"] = {
+        **view["turn"],
+        "step_label": STEP_LABELS.get(view["turn"]["step"], view["turn"]["step"]),
+        "steps": [
+            {"key": s, "label": STEP_LABELS[s], "current": s == view["turn"]["step"]}
+            for s in STEP_ORDER
+        ],
+    }
+    ctx["priority"] = view["priority"]
+    by_name = {s.engine_name: s for s in seats}
+    # The viewer sits at the bottom; a spectator sees the host at the bottom.
+    bottom = my_seat or seats[0]
+    top = next(s for s in seats if s.pk != bottom.pk)
+
+    # Options tied to an object: buttons on the hand card or the permanent they name.
+    obj_actions: dict[int, list[dict[str, Any]]] = {}
+    prompt = snap.prompt
+    if prompt is not None:
+        for o in prompt["options"]:
+            if o["mana"] or not o["objs"] or prompt["multi"] or prompt["ordered"]:
+                continue
+            obj_actions.setdefault(o["objs"][0], []).append(o)
+        if prompt["multi"]:
+            for o in prompt["options"]:
+                for obj in o["objs"][:1]:
+                    obj_actions.setdefault(obj, []).append({**o, "checkbox": True})
+
+    pending = view["pending"]
+    sides = {}
+    for seat in (top, bottom):
+        pv = view["players"][seat.engine_name]
+        side = Side(
+            name=seat.engine_name,
+            display_name=seat.player.display_name,
+            seat=seat,
+            view=pv,
+            is_viewer=seat == my_seat,
+        )
+        for p in pv["battlefield"]:
+            perm = _permanent(p, obj_actions)
+            if "Land" in p["types"] and "Creature" not in p["types"]:
+                side.lands.append(perm)
+            elif "Creature" in p["types"]:
+                side.creatures.append(perm)
+            else:
+                side.others.append(perm)
+        if pv["hand"] is not None:
+            ids = snap.my_hand_ids if seat == my_seat else [None] * len(pv["hand"])
+            for name, obj_id in zip(pv["hand"], ids, strict=False):
+                side.hand.append(
+                    {
+                        "name": name,
+                        "info": card_info(name),
+                        "actions": obj_actions.get(obj_id, []) if obj_id is not None else [],
+                    }
+                )
+        if pv["dungeon"] is not None:
+            spec = snap.dungeons.get(pv["dungeon"]["name"])
+            if spec is not None:
+                side.dungeon_map = _map_for(spec, pv["dungeon"]["room"])
+                room = spec.rooms.get(pv["dungeon"]["room"])
+                side.dungeon_room_text = room.text if room else ""
+                if prompt is not None and prompt["kind"] == "choose_room" and seat == my_seat:
+                    # The fork is chosen on the map itself, drawn full size in the prompt.
+                    ctx["room_choice_map"] = _map_for(
+                        spec,
+                        pv["dungeon"]["room"],
+                        room_options={o["label"]: o["id"] for o in prompt["options"]},
+                    )
+        side.is_active = view["turn"]["active"] == seat.engine_name
+        side.has_priority = view["priority"] == seat.engine_name
+        side.deciding = bool(pending and pending.get("player") == seat.engine_name)
+        sides[seat.pk] = side
+    ctx["top"] = sides[top.pk]
+    ctx["bottom"] = sides[bottom.pk]
+    ctx["sides_top_bottom"] = [sides[top.pk], sides[bottom.pk]]
+
+    # The choice of a dungeon: every option's full map, side by side.
+    choice_maps: list[DungeonMap] = []
+    if prompt is not None and prompt["kind"] == "choose_dungeon":
+        for o in prompt["options"]:
+            spec = snap.dungeons.get(o["label"])
+            if spec is not None:
+                m = _map_for(spec, None)
+                m.option_id = o["id"]
+                choice_maps.append(m)
+    elif snap.public_choice and snap.public_choice["kind"] == "choose_dungeon":
+        for label in snap.public_choice["labels"]:
+            spec = snap.dungeons.get(label)
+            if spec is not None:
+                choice_maps.append(_map_for(spec, None))
+    ctx["choice_maps"] = choice_maps
+    ctx["prompt"] = prompt
+    ctx["waiting"] = None
+    if pending and prompt is None:
+        deciding = by_name.get(pending["player"])
+        who = deciding.player.display_name if deciding else pending["player"]
+        ctx["waiting"] = {
+            "player": pending["player"],
+            "text": waiting_text(who, pending["kind"]),
+            "kind": pending["kind"],
+        }
+
+    ctx["stack"] = view["stack"]
+    ctx["waiting_triggers"] = view["waiting_triggers"]
+    log = view["log"]
+    ctx["log"] = [split_citation(line) for line in reversed(log[-LOG_LINES:])]
+    ctx["log_total"] = len(log)
+    ctx["over"] = None
+    if game.status == Game.FINISHED or view["winner"]:
+        winner = view["winner"]
+        if winner == "draw":
+            headline = "The game is a draw"
+        elif winner in by_name:
+            headline = f"{by_name[winner].player.display_name} wins"
+        else:
+            headline = "The game is over"
+        rematch = Game.objects.filter(rematch_of=game).first()
+        ctx["over"] = {
+            "headline": headline,
+            "reason": view["end_reason"] or game.end_reason,
+            "you_won": my_seat is not None and winner == my_seat.engine_name,
+            "you_lost": my_seat is not None and winner not in (None, "draw", my_seat.engine_name),
+            "rematch": rematch,
+        }
+    return ctx
+
+
+def render_board(
+    game: Game, viewer: Player | None, *, whole: bool, csrf_token: str | None = None
+) -> tuple[str | None, dict[str, str]]:
+    """The board for `viewer` alone: (the whole board, when asked for or while the game waits for
+    its second player; each live partial by name, once the game has started). `csrf_token` is
+    the viewer's CSRF cookie, so plain-POST forms (rematch, cancel) in fragments work too."""
+    ctx = board_context(game, viewer)
+    if csrf_token:
+        ctx["csrf_token"] = csrf_token
+    if ctx.get("waiting_for_opponent"):
+        return render_to_string("game/game.html#board", ctx), {}
+    fragments = {name: render_to_string(f"game/game.html#{name}", ctx) for name in FRAGMENTS}
+    return (render_to_string("game/game.html#board", ctx) if whole else None), fragments

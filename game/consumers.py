@@ -1,0 +1,154 @@
+"""The game's websocket: transport only (DESIGN.md, "The web app").
+
+One consumer per connection, one channel group per game. A consumer authenticates the viewer
+(the session, via AuthMiddlewareStack), parses what the browser sends, calls `game.services`
+and sends fragments rendered for its own viewer. The group only ever carries
+`{"type": "game.changed", "version": N}`: every consumer renders its own seat's view, so no
+rendered hand ever travels through the channel layer.
+
+Each partial is sent only when it differs from what this connection last received (the random
+action ids inside forms don't count as a difference), and all of them on (re)connect.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils.html import escape
+
+from . import board, services
+from .forms import Action, BadAction, parse_action
+from .models import Game, Player
+
+log = logging.getLogger(__name__)
+_ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
+
+# Close codes (4000-4999 are the application's own).
+NO_SUCH_GAME = 4404
+
+
+def _same(a: str | None, b: str) -> bool:
+    return a is not None and _ACTION_ID.sub("", a) == _ACTION_ID.sub("", b)
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    game_id: int
+    group: str
+    seat_id: int | None = None
+    player: Player | None = None
+    waiting = False
+
+    async def connect(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        found = await self._find(code, self.scope.get("user"))
+        if found is None:
+            await self.close(code=NO_SUCH_GAME)
+            return
+        self.game_id, self.group, self.player = found
+        self.sent: dict[str, str] = {}
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        seat = await database_sync_to_async(services.viewer_connected)(self.game_id, self.player)
+        self.seat_id = seat.pk if seat else None
+        await self.send_board()
+
+    async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "group"):
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat_id is not None:
+            await database_sync_to_async(services.viewer_disconnected)(self.seat_id)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            data = json.loads(text_data or "")
+        except ValueError:
+            await self.flash("That message was not understood (it is not JSON).")
+            return
+        try:
+            action = parse_action(data)
+        except BadAction as e:
+            await self.flash(str(e))
+            return
+        try:
+            await database_sync_to_async(perform)(self.game_id, self.player, action)
+        except services.ActionRefused as e:
+            await self.flash(e.message)
+            # A stale view gets the current one straight away.
+            if e.code in ("stale", "repeat"):
+                await self.send_board()
+        except Exception:
+            log.exception("action %r on game %s failed", action, self.game_id)
+            await self.flash("Something went wrong on the server; the action was not applied.")
+        else:
+            await self.flash("")
+
+    async def game_changed(self, event: dict[str, Any]) -> None:
+        await self.send_board()
+
+    # sending ------------------------------------------------------------------------------------
+    async def send_board(self) -> None:
+        whole = not self.sent or self.waiting
+        board_html, fragments = await self._render(whole)
+        if not fragments:  # still waiting for the second player
+            if self.sent.get("board") != board_html:
+                self.sent = {"board": board_html or ""}
+                self.waiting = True
+                await self.send(text_data=board_html or "")
+            return
+        if whole:
+            self.sent = fragments
+            self.waiting = False
+            await self.send(text_data=board_html or "")
+            return
+        changed = [html for name, html in fragments.items() if not _same(self.sent.get(name), html)]
+        self.sent.update(fragments)
+        if changed:
+            await self.send(text_data="\n".join(changed))
+
+    async def flash(self, message: str) -> None:
+        await self.send(text_data=flash_html(message))
+
+    # database -----------------------------------------------------------------------------------
+    @database_sync_to_async
+    def _find(self, code: str, user: Any) -> tuple[int, str, Player | None] | None:
+        game = Game.objects.filter(code=code).first()
+        if game is None:
+            return None
+        return game.pk, game.group_name, services.player_for_user(user)
+
+    @database_sync_to_async
+    def _render(self, whole: bool) -> tuple[str | None, dict[str, str]]:
+        game = Game.objects.get(pk=self.game_id)
+        cookies = self.scope.get("cookies") or {}
+        token = cookies.get(settings.CSRF_COOKIE_NAME)
+        return board.render_board(game, self.player, whole=whole, csrf_token=token)
+
+
+def flash_html(message: str) -> str:
+    hidden = "" if message else " hidden"
+    return (
+        f'<div id="flash" class="flash" role="alert" hx-swap-oob="true"{hidden}>'
+        f"{escape(message)}</div>"
+    )
+
+
+def perform(game_id: int, player: Player | None, action: Action) -> None:
+    """Carry out a parsed action through the services (shared by the socket and plain POSTs)."""
+    if action.kind == "answer":
+        assert action.answer is not None and action.version is not None
+        services.submit_answer(
+            game_id, player, action.answer, version=action.version, action_id=action.action_id
+        )
+    elif action.kind == "concede":
+        services.concede(game_id, player)
+    elif action.kind == "pace":
+        services.set_pace(
+            game_id, player, full_control=action.full_control, pass_until=action.pass_until
+        )

@@ -1,0 +1,303 @@
+"""The game websocket with two real communicators: sessions, fragments per seat, refusals,
+presence, reconnects, and the hidden-information guarantee frame by frame."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from game.asgi import application
+from game.models import Game
+
+from .helpers import make_player, option_id, pending, start_position
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://testserver")
+VERSION = re.compile(r'name="version" value="(\d+)"')
+
+
+def session_cookie(player) -> bytes:
+    client = Client()
+    client.force_login(player.user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}".encode()
+
+
+class Socket:
+    """A browser's websocket: connects with the player's session, records every frame."""
+
+    def __init__(self, game: Game, cookie: bytes | None = None) -> None:
+        headers = [ORIGIN]
+        if cookie is not None:
+            headers.append((b"cookie", cookie))
+        self.comm = WebsocketCommunicator(application, f"/ws/game/{game.code}/", headers=headers)
+        self.frames: list[str] = []
+
+    async def connect(self) -> None:
+        connected, _ = await self.comm.connect()
+        assert connected
+        await self.drain()
+
+    async def drain(self, timeout: float = 0.3) -> str:
+        """Everything that arrives until the socket is quiet; returns the new frames joined."""
+        new = []
+        while not await self.comm.receive_nothing(timeout=timeout):
+            new.append(await self.comm.receive_from())
+        self.frames += new
+        return "\n".join(new)
+
+    async def send(self, **fields) -> None:
+        await self.comm.send_to(text_data=json.dumps({**fields, "HEADERS": {"HX-Request": "true"}}))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.frames)
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def connect(game: Game, player=None) -> Socket:
+    cookie = await db(session_cookie)(player) if player is not None else None
+    sock = Socket(game, cookie)
+    await sock.connect()
+    return sock
+
+
+def db(fn):
+    from channels.db import database_sync_to_async
+
+    return database_sync_to_async(fn)
+
+
+async def players_and_game(position: str = "varis_fork.yaml"):
+    alice = await db(make_player)("alice")
+    bob = await db(make_player)("bob")
+    game = await db(start_position)(alice, bob, position)
+    return alice, bob, game
+
+
+async def answer(sock: Socket, game: Game, label: str, **extra) -> None:
+    await db(game.refresh_from_db)()
+    oid = await db(option_id)(game, label)
+    await sock.send(action="answer", option=oid, version=str(game.version), **extra)
+
+
+async def test_a_connection_gets_the_whole_board_for_its_seat():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    html = a.text
+    assert 'id="board"' in html
+    assert 'data-kind="priority"' in html  # alice's prompt
+    assert "cast Keen-Eared Sentry" in html
+    assert "Gloom Stalker" in html  # her own hand
+    assert "Power Word Kill" not in html  # bob's hand
+    await a.close()
+
+
+async def test_an_action_updates_both_seats_and_the_opponent_sees_the_choice_named():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    b = await connect(game, bob)
+
+    await answer(a, game, "cast Keen-Eared Sentry")
+    mine, theirs = await a.drain(), await b.drain()
+
+    # Alice chooses a dungeon on the three maps; bob is told what she is doing and sees the
+    # same maps without buttons.
+    assert 'data-kind="choose_dungeon"' in mine
+    assert mine.count('class="map-button"') == 3
+    assert "alice is choosing a dungeon" in theirs
+    assert 'class="map-button"' not in theirs
+    assert 'data-dungeon="Lost Mine of Phandelver"' in theirs
+    # The stack was shown to both with Varis's trigger, then resolved.
+    assert "Keen-Eared Sentry" in theirs
+
+    await a.close()
+    await b.close()
+
+
+async def test_the_marker_and_the_fork_appear_on_both_pages():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    b = await connect(game, bob)
+    await answer(a, game, "cast Keen-Eared Sentry")
+    await a.drain()
+    await b.drain()
+    await answer(a, game, "Lost Mine of Phandelver")
+    await a.drain()
+    theirs = await b.drain()
+    assert 'data-room="Cave Entrance"' in theirs and "venture-marker" in theirs
+    assert theirs.count('class="room reachable"') == 2  # the next rooms, highlighted
+
+    # Cave Entrance: scry 1 (keep the card on top), then the Dungeon Map ventures to the fork.
+    d = await db(pending)(game)
+    assert d.kind == "scry"
+    await db(game.refresh_from_db)()
+    await a.send(action="answer", multi="1", version=str(game.version))
+    await a.drain()
+    await answer(a, game, "activate Dungeon Map: {3}, {T}")
+    mine = await a.drain()
+    theirs = await b.drain()
+    assert 'data-kind="choose_room"' in mine
+    assert mine.count('class="room reachable choice"') == 2
+    assert "alice is choosing a room" in theirs
+    assert 'class="room reachable choice"' not in b.text
+
+    await answer(a, game, "Mine Tunnels")
+    await a.drain()
+    theirs = await b.drain()
+    assert re.search(r'class="room current[^"]*" data-room="Mine Tunnels"', theirs)
+    await a.close()
+    await b.close()
+
+
+async def test_bad_input_gets_a_clear_error_and_changes_nothing():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    version = game.version
+
+    await a.comm.send_to(text_data="this is not json")
+    assert "not understood" in await a.drain()
+    await a.send(action="dance")
+    assert "Unknown action" in await a.drain()
+    await a.send(action="answer", option="cast:9999", version=str(version))
+    reply = await a.drain()
+    assert "is not an option" in reply and "Legal options:" in reply
+    await a.send(action="answer", option="pass")
+    assert "which version" in await a.drain()
+
+    await db(game.refresh_from_db)()
+    assert game.version == version
+    await a.close()
+
+
+async def test_stale_and_repeated_clicks_are_refused_visibly():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    oid = await db(option_id)(game, "cast Keen-Eared Sentry")
+    await a.send(action="answer", option=oid, version=str(game.version), action_id="abc123")
+    await a.drain()
+    await db(game.refresh_from_db)()
+    after = game.version
+
+    await a.send(action="answer", option=oid, version="0", action_id="abc123")
+    assert "already received" in await a.drain()
+    await a.send(action="answer", option="pass", version="0", action_id="other")
+    assert "moved on" in await a.drain()
+    await db(game.refresh_from_db)()
+    assert game.version == after
+    await a.close()
+
+
+async def test_the_other_seat_cannot_answer():
+    alice, bob, game = await players_and_game()
+    b = await connect(game, bob)
+    await b.send(action="answer", option="pass", version=str(game.version))
+    assert "It is alice&#x27;s decision" in await b.drain()
+    await b.close()
+
+
+async def test_presence_is_shown_to_the_other_seat():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    assert 'data-seat="bob"' in a.text
+    assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
+
+    b = await connect(game, bob)
+    assert re.search(r'seat-presence online" data-seat="bob"', await a.drain())
+    await b.close()
+    assert re.search(r'seat-presence offline" data-seat="bob"', await a.drain())
+    await a.close()
+
+
+async def test_a_reconnect_receives_the_current_view_with_the_prompt():
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    await answer(a, game, "cast Keen-Eared Sentry")
+    await a.drain()
+    await a.close()
+
+    again = await connect(game, alice)
+    assert 'id="board"' in again.text
+    assert 'data-kind="choose_dungeon"' in again.text
+    await db(game.refresh_from_db)()
+    assert set(VERSION.findall(again.text)) == {str(game.version)}
+    await again.close()
+
+
+async def test_a_spectator_sees_no_hand():
+    alice, bob, game = await players_and_game()
+    carol = await db(make_player)("carol")
+    c = await connect(game, carol)
+    for secret in ("Gloom Stalker", "Keen-Eared Sentry", "Power Word Kill", "Zombie Ogre"):
+        assert secret not in c.text
+    assert "alice has priority" in c.text
+    await c.close()
+
+
+async def test_a_socket_without_a_session_is_a_spectator_and_cannot_act():
+    alice, bob, game = await players_and_game()
+    anon = await connect(game)
+    await anon.send(action="answer", option="pass", version=str(game.version))
+    assert "watching" in await anon.drain()
+    await anon.close()
+
+
+async def test_no_frame_to_a_seat_names_a_card_in_the_other_hand():
+    """Record every frame each seat receives during a scripted game: no card name from the
+    other player's hand or library appears in any of them (and each seat does see its own)."""
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    b = await connect(game, bob)
+
+    async def step(label, **kw):
+        await answer(a, game, label, **kw)
+        await a.drain()
+        await b.drain()
+
+    await step("cast Keen-Eared Sentry")
+    await step("Lost Mine of Phandelver")
+    await db(game.refresh_from_db)()
+    await a.send(action="answer", multi="1", version=str(game.version))  # scry: keep on top
+    await a.drain()
+    await b.drain()
+    await step("activate Dungeon Map: {3}, {T}")
+    await step("Goblin Lair")
+    # Alice passes the turn; bob (no lands, nothing to do) is passed for, draws, passes.
+    await a.send(action="pace", pass_until="my_turn")
+    await a.drain()
+    await b.drain()
+    await db(game.refresh_from_db)()
+    assert game.version > 20
+    d = await db(pending)(game)
+    assert d.player == "alice"  # back to alice's turn 5
+
+    bob_secrets = [
+        "Power Word Kill",
+        "Acererak the Archlich",
+        "Zombie Ogre",
+        "Shortcut Seeker",  # drawn by bob on turn 4
+        "Clattering Skeletons",
+        "Yuan-Ti Fang-Blade",
+        "Dungeon Crawler",
+    ]
+    alice_secrets = ["Gloom Stalker"]
+    assert len(a.frames) > 5 and len(b.frames) > 5
+    for frame in a.frames:
+        for name in bob_secrets:
+            assert name not in frame, f"alice's socket received {name!r}"
+    for frame in b.frames:
+        for name in alice_secrets:
+            assert name not in frame, f"bob's socket received {name!r}"
+    # The test can fail: each seat's own frames do name its own cards.
+    assert "Gloom Stalker" in a.text
+    assert "Power Word Kill" in b.text and "Shortcut Seeker" in b.text
+    await a.close()
+    await b.close()
