@@ -4,6 +4,20 @@ from django.urls import path
 from game import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.create_game, name="create_game"),
+    path("g/<str:code>/", views.game_page, name="game"),
+    path("g/<str:code>/join/", views.join_game, name="join_game"),
+    path("g/<str:code>/act/", views.game_act, name="game_act"),
+    path("g/<str:code>/rematch/", views.rematch, name="rematch"),
+    path("g/<str:code>/cancel/", views.cancel_game, name="cancel_game"),
+    path("g/<str:code>/scenario.yaml", views.scenario_file, name="scenario_file"),
+    path("players/<int:pk>/", views.profile, name="profile"),
+    path("me/", views.my_profile, name="my_profile"),
+    path("accounts/guest/", views.guest, name="guest"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", views.login_view, name="login"),
+    path("accounts/logout/", views.logout_view, name="logout"),
+    path("accounts/", views.account, name="account"),
     path("admin/", admin.site.urls),
 ]

@@ -1,8 +1,335 @@
-"""HTTP views: server-rendered pages; live updates come over the websocket."""
+"""HTTP views: accounts, the lobby, the game page, profiles.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+The game page is server-rendered from the same partials the websocket sends; every in-game form
+also posts here (`game_act`), so the game can be played with JavaScript off, one page load per
+action. Live updates come over the websocket (game.consumers).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from game.decks import STARTER_DECKS
+
+from . import board, services
+from .consumers import perform
+from .forms import (
+    IMPORTED,
+    BadAction,
+    CreateGameForm,
+    DeckChoiceForm,
+    GuestForm,
+    SetPasswordForm,
+    SignUpForm,
+    parse_action,
+)
+from .models import CompletedDungeon, Game, Player
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+# helpers ----------------------------------------------------------------------------------------
+def current_player(request: HttpRequest) -> Player | None:
+    """The request's Player; an account made outside the site (createsuperuser) gets one."""
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    player = services.player_for_user(user)
+    if player is None:
+        player = Player.objects.create(user=user, display_name=user.get_username()[:30])
+    return player
+
+
+def _next_url(request: HttpRequest, default: str = "/") -> str:
+    target = request.POST.get("next") or request.GET.get("next") or default
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return default
+
+
+def _deck_form_initial(player: Player | None) -> dict[str, str]:
+    if player is not None and player.last_decklist:
+        return {"decklist": player.last_decklist}
+    return {}
+
+
+def _remember_import(player: Player, form: DeckChoiceForm) -> None:
+    if form.cleaned_data.get("deck") == IMPORTED:
+        player.last_decklist = form.cleaned_data.get("decklist", "")
+        player.save(update_fields=["last_decklist"])
+
+
+# accounts ---------------------------------------------------------------------------------------
+def guest(request: HttpRequest) -> HttpResponse:
+    """Play as a guest: a real user without a password, logged in by this session."""
+    form = GuestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = get_user_model().objects.create_user(username=f"guest-{uuid.uuid4().hex[:12]}")
+        user.set_unusable_password()
+        user.save()
+        Player.objects.create(
+            user=user, display_name=form.cleaned_data["display_name"], is_guest=True
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_next_url(request))
+    return render(request, "accounts/guest.html", {"form": form, "next": _next_url(request)})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = get_user_model().objects.create_user(
+            username=data["username"], password=data["password"]
+        )
+        Player.objects.create(user=user, display_name=data["display_name"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(_next_url(request))
+    return render(request, "accounts/signup.html", {"form": form, "next": _next_url(request)})
+
+
+def login_view(request: HttpRequest) -> HttpResponse:
+    form = AuthenticationForm(request, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        login(request, form.get_user())
+        return redirect(_next_url(request))
+    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request)})
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("lobby")
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """Set a username and password: a guest becomes an ordinary account, history kept."""
+    player = current_player(request)
+    assert player is not None
+    form = SetPasswordForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        user.username = form.cleaned_data["username"]
+        user.set_password(form.cleaned_data["password"])
+        user.save()
+        player.is_guest = False
+        player.save(update_fields=["is_guest"])
+        update_session_auth_hash(request, user)
+        messages.success(request, "Saved: you can now log in with your username and password.")
+        return redirect("account")
+    if request.method == "GET" and not player.is_guest:
+        form = SetPasswordForm(request.user, initial={"username": request.user.get_username()})
+    return render(request, "accounts/account.html", {"form": form, "player": player})
+
+
+# lobby ------------------------------------------------------------------------------------------
+def lobby(request: HttpRequest) -> HttpResponse:
+    player = current_player(request)
+    open_games = (
+        Game.objects.filter(status=Game.OPEN).select_related("created_by").order_by("-created")[:30]
+    )
+    mine_active = mine_finished = []
+    if player is not None:
+        mine = Game.objects.filter(seats__player=player).prefetch_related("seats__player")
+        mine_active = list(mine.exclude(status=Game.FINISHED).order_by("-created")[:30])
+        mine_finished = list(mine.filter(status=Game.FINISHED).order_by("-finished")[:15])
+    return render(
+        request,
+        "lobby.html",
+        {
+            "player": player,
+            "open_games": open_games,
+            "mine_active": mine_active,
+            "mine_finished": mine_finished,
+            "create_form": CreateGameForm(initial=_deck_form_initial(player)),
+            "guest_form": GuestForm(),
+            "deck_summaries": deck_summaries(),
+        },
+    )
+
+
+def deck_summaries() -> list[dict[str, object]]:
+    return [
+        {"name": name, "size": len(cards), "lines": [(n, c) for c, n in Counter(cards).items()]}
+        for name, cards in STARTER_DECKS.items()
+    ]
+
+
+@login_required
+def create_game(request: HttpRequest) -> HttpResponse:
+    player = current_player(request)
+    assert player is not None
+    form = CreateGameForm(
+        request.POST or None, request.FILES or None, initial=_deck_form_initial(player)
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if data.get("scenario_text") is not None:
+            try:
+                scenario = services.check_scenario(
+                    data["scenario_text"], data.get("scenario_filename") or "scenario.yaml"
+                )
+            except services.ActionRefused as e:
+                form.add_error("scenario", e.message)
+            else:
+                game = services.create_game(player, scenario=scenario)
+                return redirect(game)
+        else:
+            _remember_import(player, form)
+            game = services.create_game(player, deck_name=data["deck_name"], deck=data["cards"])
+            return redirect(game)
+    return render(request, "create.html", {"form": form, "player": player, "decks": STARTER_DECKS})
+
+
+def game_page(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, code=code)
+    player = current_player(request)
+    seat = services.seat_of(game, player)
+    if game.status == Game.OPEN and seat is None:
+        return render(
+            request,
+            "join.html",
+            {
+                "game": game,
+                "player": player,
+                "form": DeckChoiceForm(initial=_deck_form_initial(player)),
+                "guest_form": GuestForm(),
+            },
+        )
+    ctx = board.board_context(game, player)
+    ctx["invite_link"] = request.build_absolute_uri(game.get_absolute_url())
+    return render(request, "game/game.html", ctx)
+
+
+@login_required
+@require_POST
+def join_game(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, code=code)
+    player = current_player(request)
+    assert player is not None
+    form = DeckChoiceForm(request.POST)
+    if game.is_scenario:
+        form = DeckChoiceForm({"deck": next(iter(STARTER_DECKS))})
+    if not form.is_valid():
+        return render(request, "join.html", {"game": game, "player": player, "form": form})
+    try:
+        if not game.is_scenario:
+            _remember_import(player, form)
+        services.join_game(
+            game.pk,
+            player,
+            deck_name=form.cleaned_data["deck_name"],
+            deck=form.cleaned_data["cards"],
+        )
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect("lobby")
+    return redirect(game)
+
+
+@require_POST
+def game_act(request: HttpRequest, code: str) -> HttpResponse:
+    """An in-game form posted without JavaScript: the same action as over the websocket."""
+    game = get_object_or_404(Game, code=code)
+    try:
+        perform(game.pk, current_player(request), parse_action(request.POST))
+    except (BadAction, services.ActionRefused) as e:
+        messages.error(request, getattr(e, "message", str(e)))
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, code=code)
+    try:
+        new = services.rematch(game.pk, current_player(request))
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(game)
+    return redirect(new)
+
+
+@login_required
+@require_POST
+def cancel_game(request: HttpRequest, code: str) -> HttpResponse:
+    game = get_object_or_404(Game, code=code)
+    try:
+        services.cancel_game(game.pk, current_player(request))
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(game)
+    messages.success(request, "The game was cancelled.")
+    return redirect("lobby")
+
+
+def scenario_file(request: HttpRequest, code: str) -> HttpResponse:
+    """The scenario a game started from, to attach to a bug report."""
+    game = get_object_or_404(Game, code=code)
+    if not game.is_scenario:
+        raise Http404("This game did not start from a scenario.")
+    response = HttpResponse(game.scenario_text, content_type="text/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="venture-{game.code}.yaml"'
+    return response
+
+
+# profiles ---------------------------------------------------------------------------------------
+def profile(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    games = (
+        Game.objects.filter(seats__player=player)
+        .prefetch_related("seats__player")
+        .order_by("-created")
+    )
+    rows = []
+    for game in games[:100]:
+        seats = list(game.seats.all())
+        mine = next((s for s in seats if s.player_id == player.pk), None)
+        other = next((s for s in seats if s.player_id != player.pk), None)
+        if game.status == Game.FINISHED:
+            if game.winner == "draw":
+                result = "draw"
+            elif mine is not None and game.winner == mine.engine_name:
+                result = "won"
+            else:
+                result = "lost"
+        else:
+            result = game.get_status_display()
+        rows.append({"game": game, "opponent": other.player if other else None, "result": result})
+    completed = list(CompletedDungeon.objects.filter(player=player).select_related("game"))
+    counts = Counter(c.dungeon for c in completed)
+    stats = Game.objects.filter(seats__player=player, status=Game.FINISHED).aggregate(
+        played=Count("pk"),
+    )
+    wins = sum(1 for r in rows if r["result"] == "won")
+    return render(
+        request,
+        "profile.html",
+        {
+            "profile": player,
+            "rows": rows,
+            "completed": completed,
+            "dungeon_counts": sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
+            "finished": stats["played"],
+            "wins": wins,
+            "is_me": request.user.is_authenticated and player.user_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+def my_profile(request: HttpRequest) -> HttpResponse:
+    player = current_player(request)
+    assert player is not None
+    return redirect(reverse("profile", args=[player.pk]))

@@ -1,0 +1,43 @@
+// Venture's small helpers on top of htmx: connection state, copy buttons, dismissable overlays.
+// Everything that changes the game goes through htmx's ws-send forms; nothing here does.
+(function () {
+  "use strict";
+
+  function connectionBanner(show) {
+    var el = document.getElementById("connection");
+    if (el) el.hidden = !show;
+    document.documentElement.classList.toggle("ws-open", !show);
+  }
+
+  document.addEventListener("htmx:wsOpen", function () { connectionBanner(false); });
+  document.addEventListener("htmx:wsClose", function () { connectionBanner(true); });
+
+  document.addEventListener("click", function (event) {
+    var copy = event.target.closest("[data-copy]");
+    if (copy) {
+      var input = document.querySelector(copy.getAttribute("data-copy"));
+      if (input) {
+        input.select();
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(input.value);
+        } else {
+          document.execCommand("copy");
+        }
+        copy.textContent = "Copied";
+      }
+    }
+    var dismiss = event.target.closest("[data-dismiss]");
+    if (dismiss) {
+      var target = document.querySelector(dismiss.getAttribute("data-dismiss"));
+      if (target) target.classList.remove("shown");
+    }
+  });
+
+  // A click sends at most once per render: the form's buttons are disabled until the server's
+  // answer replaces them (a refused click re-enables them through the new fragments).
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    var form = event.target.closest("form");
+    if (!form) return;
+    form.classList.add("sent");
+  });
+})();

@@ -1,0 +1,255 @@
+"""Accounts, guests, the lobby, deck import, scenario upload, joining by link, playing without
+JavaScript, rematch and the profile page, through Django's test client."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from game import services
+from game.decks import STARTER_DECKS
+from game.models import CompletedDungeon, Game, Player
+
+from .helpers import make_player, option_id, position_text, start_game, start_position
+
+pytestmark = pytest.mark.django_db
+
+VARIS = "Varis (green-white)"
+
+
+def login(client, player):
+    client.force_login(player.user)
+    return client
+
+
+# accounts ---------------------------------------------------------------------------------------
+def test_play_as_guest_then_set_a_password(client):
+    response = client.post("/accounts/guest/", {"display_name": "Mira", "next": "/"})
+    assert response.status_code == 302
+    player = Player.objects.get(display_name="Mira")
+    assert player.is_guest and not player.user.has_usable_password()
+    assert client.get("/").context["player"] == player  # the session keeps the guest
+
+    response = client.post(
+        "/accounts/", {"username": "mira", "password": "a long enough passphrase"}
+    )
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert not player.is_guest
+    assert player.user.username == "mira"
+    assert client.get("/").context["player"] == player  # still logged in after the change
+    fresh = type(client)()
+    assert fresh.login(username="mira", password="a long enough passphrase")
+
+
+def test_a_guest_name_needs_a_letter(client):
+    response = client.post("/accounts/guest/", {"display_name": "  ...  "})
+    assert response.status_code == 200
+    assert not Player.objects.exists()
+
+
+def test_sign_up_log_out_log_in(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "sam", "display_name": "Sam", "password": "another fine passphrase"},
+    )
+    assert response.status_code == 302
+    assert Player.objects.get(display_name="Sam").user.username == "sam"
+    client.post("/accounts/logout/")
+    assert client.get("/").context["player"] is None
+    response = client.post(
+        "/accounts/login/", {"username": "sam", "password": "another fine passphrase"}
+    )
+    assert response.status_code == 302
+    assert client.get("/").context["player"].display_name == "Sam"
+
+
+def test_a_user_made_outside_the_site_gets_a_player(client):
+    user = get_user_model().objects.create_user("admin", password="x")
+    client.force_login(user)
+    assert client.get("/").context["player"].display_name == "admin"
+
+
+# lobby ------------------------------------------------------------------------------------------
+def test_create_a_game_with_a_preset_and_get_an_invite_link(client, alice):
+    login(client, alice)
+    response = client.post("/games/new/", {"deck": VARIS})
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/g/{game.code}/"
+    assert game.seats.get().deck == list(STARTER_DECKS[VARIS])
+
+    page = client.get(response["Location"]).content.decode()
+    assert "Waiting for an opponent" in page
+    assert f"http://testserver/g/{game.code}/" in page  # the invite link to send
+
+
+def test_deck_import_lists_every_unknown_card_and_breach(client, alice):
+    login(client, alice)
+    text = "4 Varis, Silverymoon Rangr\n3 Black Lotus\n6 Keen-Eared Sentry\n10 Forest\n"
+    response = client.post("/games/new/", {"deck": "__imported__", "decklist": text})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "This deck can't be used" in html
+    assert "unknown card &#x27;Varis, Silverymoon Rangr&#x27;" in html
+    assert "Did you mean &#x27;Varis, Silverymoon Ranger&#x27;?" in html
+    assert "unknown card &#x27;Black Lotus&#x27;" in html
+    assert "6 copies of Keen-Eared Sentry" in html
+    assert "The deck has 16 cards; it needs at least 40." in html
+    assert not Game.objects.exists()
+
+
+def test_an_imported_deck_is_used_and_remembered(client, alice):
+    login(client, alice)
+    text = "Deck\n4 Keen-Eared Sentry\n4 Gloom Stalker\n32 Plains\nSideboard\n2 Bar the Gate\n"
+    client.post("/games/new/", {"deck": "__imported__", "decklist": text})
+    seat = Game.objects.get().seats.get()
+    assert len(seat.deck) == 40 and seat.deck.count("Gloom Stalker") == 4
+    alice.refresh_from_db()
+    assert alice.last_decklist == text.strip()
+    assert "32 Plains" in client.get("/").content.decode()  # offered again
+
+
+def test_start_from_an_uploaded_position(client, alice, bob):
+    login(client, alice)
+    upload = SimpleUploadedFile("fork.yaml", position_text("varis_fork.yaml").encode())
+    response = client.post("/games/new/", {"scenario": upload})
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert game.is_scenario and game.scenario_name.startswith("Varis ventures")
+
+    login(client, bob)
+    join_page = client.get(f"/g/{game.code}/").content.decode()
+    assert "starts from a position" in join_page
+    client.post(f"/g/{game.code}/join/")
+    game.refresh_from_db()
+    assert game.status == Game.ACTIVE
+    assert game.setup["players"] == ["alice", "bob"]
+    download = client.get(f"/g/{game.code}/scenario.yaml")
+    assert download.content.decode() == position_text("varis_fork.yaml")
+
+
+def test_a_bad_position_shows_the_line(client, alice):
+    login(client, alice)
+    text = position_text("varis_fork.yaml").replace("Zombie Ogre", "Zombie Oger")
+    upload = SimpleUploadedFile("report.yaml", text.encode())
+    response = client.post("/games/new/", {"scenario": upload})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert re.search(r"report\.yaml:\d+: unknown card name &#x27;Zombie Oger&#x27;", html)
+    assert not Game.objects.exists()
+
+
+def test_join_by_link(client, alice, bob):
+    game = services.create_game(alice, deck_name=VARIS, deck=list(STARTER_DECKS[VARIS]))
+    anonymous = client.get(f"/g/{game.code}/").content.decode()
+    assert "alice invites you" in anonymous and "Play as guest" in anonymous
+
+    login(client, bob)
+    page = client.get(f"/g/{game.code}/").content.decode()
+    assert 'id="join-game"' in page
+    response = client.post(f"/g/{game.code}/join/", {"deck": "Crawlers (black-red-blue)"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.ACTIVE
+    board = client.get(f"/g/{game.code}/").content.decode()
+    assert 'id="hand"' in board and 'ws-connect="/ws/game/' in board
+
+
+def test_the_lobby_lists_open_games_and_my_games(client, alice, bob):
+    carol = make_player("carol")
+    open_game = services.create_game(carol, deck_name=VARIS, deck=list(STARTER_DECKS[VARIS]))
+    playing = start_game(alice, bob)
+    done = start_game(alice, bob)
+    services.concede(done.pk, bob)
+    login(client, alice)
+    html = client.get("/").content.decode()
+    open_list = html[html.index('id="open-games"') : html.index('id="my-games"')]
+    assert open_game.get_absolute_url() in open_list
+    assert playing.get_absolute_url() not in open_list
+    mine = html[html.index('id="my-games"') :]
+    assert playing.get_absolute_url() in mine and done.get_absolute_url() in mine
+    assert "alice won" in mine
+
+
+# the game without JavaScript -------------------------------------------------------------------
+def test_the_game_page_shows_the_prompt_and_posting_an_option_plays_it(client, alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    login(client, alice)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-kind="priority"' in page and "Gloom Stalker" in page
+    assert "Power Word Kill" not in page
+
+    response = client.post(
+        f"/g/{game.code}/act/",
+        {
+            "action": "answer",
+            "option": option_id(game, "cast Keen-Eared Sentry"),
+            "version": game.version,
+        },
+    )
+    assert response.status_code == 302
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-kind="choose_dungeon"' in page
+    assert page.count('class="map-button"') == 3
+
+    client.post(f"/g/{game.code}/act/", {"action": "answer", "option": "pass", "version": 0})
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "The game moved on" in page  # the refusal, shown as a message
+
+
+def test_bob_sees_alice_choosing_and_no_hand(client, alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    login(client, bob)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "alice has priority" in page
+    assert "Gloom Stalker" not in page and "Keen-Eared Sentry" not in page
+    assert "Power Word Kill" in page
+
+
+def test_game_over_offers_a_rematch(client, alice, bob):
+    game = start_position(alice, bob, "lethal_attack.yaml")
+    login(client, alice)
+    client.post(
+        f"/g/{game.code}/act/",
+        {
+            "action": "answer",
+            "multi": "1",
+            "option": option_id(game, "Varis, Silverymoon Ranger"),
+            "version": game.version,
+        },
+    )
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "alice wins" in page and "life total 0 or less" in page and 'id="rematch"' in page
+
+    response = client.post(f"/g/{game.code}/rematch/")
+    new = Game.objects.get(rematch_of=game)
+    assert response["Location"] == new.get_absolute_url()
+    login(client, bob)
+    assert new.get_absolute_url() in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_the_host_can_cancel_an_open_game(client, alice):
+    game = services.create_game(alice, deck_name=VARIS, deck=list(STARTER_DECKS[VARIS]))
+    login(client, alice)
+    client.post(f"/g/{game.code}/cancel/")
+    assert not Game.objects.exists()
+
+
+# profile ----------------------------------------------------------------------------------------
+def test_the_profile_lists_games_and_completed_dungeons(client, alice, bob):
+    game = start_game(alice, bob)
+    services.concede(game.pk, bob)
+    for dungeon, turn in [("Lost Mine of Phandelver", 4), ("Lost Mine of Phandelver", 9)]:
+        CompletedDungeon.objects.create(player=alice, game=game, dungeon=dungeon, turn=turn)
+    CompletedDungeon.objects.create(player=alice, game=game, dungeon="Undercity", turn=12)
+
+    html = client.get(f"/players/{alice.pk}/").content.decode()
+    counts = html[html.index('id="dungeon-counts"') : html.index('id="games"')]
+    assert re.search(r"Lost Mine of Phandelver</td><td class=\"num\">2<", counts)
+    assert re.search(r"Undercity</td><td class=\"num\">1<", counts)
+    assert "on turn 9" in counts
+    games = html[html.index('id="games"') :]
+    assert "bob" in games and "won" in games
