@@ -26,6 +26,11 @@
         copy.textContent = "Copied";
       }
     }
+    var show = event.target.closest("[data-show]");
+    if (show) {
+      var shown = document.querySelector(show.getAttribute("data-show"));
+      if (shown) shown.classList.add("shown");
+    }
     var dismiss = event.target.closest("[data-dismiss]");
     if (dismiss) {
       var target = document.querySelector(dismiss.getAttribute("data-dismiss"));
