@@ -219,6 +219,23 @@ def _prompt(d: Decision) -> dict[str, Any]:
     }
 
 
+PICK_VERBS = {
+    "declare_attackers": "attack",
+    "discard": "discard",
+    "sacrifice": "sacrifice",
+    "mulligan_bottom": "to the bottom",
+}
+
+
+def _pick_label(kind: str, label: str) -> str:
+    """The short text on a card for a multi-select option that names it."""
+    if kind == "declare_attackers" and " -> " in label:
+        return "attack " + label.split(" -> ", 1)[1]
+    if kind == "declare_blockers" and " blocks " in label:
+        return "block " + label.split(" blocks ", 1)[1]
+    return PICK_VERBS.get(kind, "choose")
+
+
 def _map_for(
     spec: DungeonSpec, room: str | None, *, room_options: dict[str, str] | None = None
 ) -> DungeonMap:
@@ -346,7 +363,8 @@ def board_context(game: Game, viewer: Player | None) -> dict[str, Any]:
         if prompt["multi"]:
             for o in prompt["options"]:
                 for obj in o["objs"][:1]:
-                    obj_actions.setdefault(obj, []).append({**o, "checkbox": True})
+                    short = _pick_label(prompt["kind"], o["label"])
+                    obj_actions.setdefault(obj, []).append({**o, "checkbox": True, "short": short})
 
     sides = {}
     for seat in (top, bottom):

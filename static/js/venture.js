@@ -38,6 +38,17 @@
     }
   });
 
+  // In a multi-select, a card whose checkbox is ticked is marked on the table too.
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.matches || !box.matches(".multi-form input[type=checkbox]")) return;
+    document.querySelectorAll('[data-pick="' + box.id + '"]').forEach(function (label) {
+      label.classList.toggle("on", box.checked);
+      var card = label.closest(".perm, .card");
+      if (card) card.classList.toggle("picked", box.checked);
+    });
+  });
+
   // A click sends at most once per render: the form's buttons are disabled until the server's
   // answer replaces them (a refused click re-enables them through the new fragments).
   document.addEventListener("htmx:wsConfigSend", function (event) {
