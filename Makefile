@@ -68,10 +68,13 @@ chromium:
 	  fi; \
 	fi
 
+# The browser tests (marker e2e) run in their own pytest invocation: Playwright's event loop
+# must not share a process with the async consumer tests (reference/stack.md, pitfall 3).
 test: dev-venv chromium
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
-	$(VPY) -m pytest
+	$(VPY) -m pytest -m "not e2e"
+	$(VPY) -m pytest -m e2e tests/e2e
 
 lint: dev-venv
 	$(VPY) -m ruff check .

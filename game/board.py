@@ -309,8 +309,9 @@ def _snapshot(engine: Engine, me: str | None) -> Snapshot:
     return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids)
 
 
-def board_context(game: Game, viewer: Player | None) -> dict[str, Any]:
-    """The template context of the game page for `viewer` (None or a non-player: spectator)."""
+def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> dict[str, Any]:
+    """The template context of the game page for `viewer` (None or a non-player: spectator).
+    `base_url` ("http://host:port") makes the invite link absolute."""
     seats = list(game.seats.select_related("player").order_by("position"))
     my_seat = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     ctx: dict[str, Any] = {
@@ -322,7 +323,7 @@ def board_context(game: Game, viewer: Player | None) -> dict[str, Any]:
         "fragments": FRAGMENTS,
         "ws_url": f"/ws/game/{game.code}/",
         "act_url": reverse("game_act", args=[game.code]),
-        "invite_url": reverse("game", args=[game.code]),
+        "invite_link": base_url + reverse("game", args=[game.code]),
     }
     if game.status == Game.OPEN or game.setup is None:
         ctx["waiting_for_opponent"] = True
@@ -467,12 +468,17 @@ def board_context(game: Game, viewer: Player | None) -> dict[str, Any]:
 
 
 def render_board(
-    game: Game, viewer: Player | None, *, whole: bool, csrf_token: str | None = None
+    game: Game,
+    viewer: Player | None,
+    *,
+    whole: bool,
+    csrf_token: str | None = None,
+    base_url: str = "",
 ) -> tuple[str | None, dict[str, str]]:
     """The board for `viewer` alone: (the whole board, when asked for or while the game waits for
     its second player; each live partial by name, once the game has started). `csrf_token` is
     the viewer's CSRF cookie, so plain-POST forms (rematch, cancel) in fragments work too."""
-    ctx = board_context(game, viewer)
+    ctx = board_context(game, viewer, base_url=base_url)
     if csrf_token:
         ctx["csrf_token"] = csrf_token
     if ctx.get("waiting_for_opponent"):

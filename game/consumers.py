@@ -128,7 +128,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         game = Game.objects.get(pk=self.game_id)
         cookies = self.scope.get("cookies") or {}
         token = cookies.get(settings.CSRF_COOKIE_NAME)
-        return board.render_board(game, self.player, whole=whole, csrf_token=token)
+        return board.render_board(
+            game, self.player, whole=whole, csrf_token=token, base_url=self.base_url()
+        )
+
+    def base_url(self) -> str:
+        """The page's origin as the browser sees it, for absolute links (the invite)."""
+        headers = dict(self.scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        scheme = "https" if self.scope.get("scheme") == "wss" else "http"
+        return f"{scheme}://{host}" if host else ""
 
 
 def flash_html(message: str) -> str:

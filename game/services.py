@@ -61,7 +61,8 @@ class ActionRefused(Exception):
 
 
 # the engine cache -------------------------------------------------------------------------------
-_cache: OrderedDict[int, Engine] = OrderedDict()
+# Keyed by (pk, code): a primary key alone could in principle be reused after a delete.
+_cache: OrderedDict[tuple[int, str], Engine] = OrderedDict()
 _cache_lock = threading.RLock()
 
 
@@ -70,10 +71,14 @@ def clear_engine_cache() -> None:
         _cache.clear()
 
 
-def _remember(game_id: int, engine: Engine) -> None:
+def _key(game: Game) -> tuple[int, str]:
+    return (game.pk, game.code)
+
+
+def _remember(key: tuple[int, str], engine: Engine) -> None:
     with _cache_lock:
-        _cache[game_id] = engine
-        _cache.move_to_end(game_id)
+        _cache[key] = engine
+        _cache.move_to_end(key)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
 
@@ -112,17 +117,17 @@ def reading(game: Game) -> Iterator[Engine]:
     """The live engine of `game` at the row's version, for reading only. The cache lock is held
     meanwhile, so no writer in this process changes it under the reader's feet."""
     with _cache_lock:
-        engine = _cache.get(game.pk)
+        engine = _cache.get(_key(game))
         if engine is None or len(engine.answers) != game.version:
             engine = replay_game(game)
-            _remember(game.pk, engine)
+            _remember(_key(game), engine)
         yield engine
 
 
 def _engine_for_update(game: Game) -> Engine:
     """The engine to change, taken out of the cache: it goes back only after commit."""
     with _cache_lock:
-        engine = _cache.pop(game.pk, None)
+        engine = _cache.pop(_key(game), None)
     if engine is not None and len(engine.answers) == game.version:
         return engine
     return replay_game(game)
@@ -379,10 +384,10 @@ def submit_answer(
         engine = _engine_for_update(game)
         d = engine.pending
         if d is None:
-            _remember(game.pk, engine)
+            _remember(_key(game), engine)
             raise ActionRefused("The game is over.", "over")
         if d.player != seat.engine_name:
-            _remember(game.pk, engine)
+            _remember(_key(game), engine)
             raise ActionRefused(
                 f"It is {d.player}'s decision ({d.kind.replace('_', ' ')}), not yours.",
                 "not_yours",
@@ -391,7 +396,7 @@ def submit_answer(
         try:
             engine.answer(seat.engine_name, answer)
         except IllegalAnswer as e:
-            _remember(game.pk, engine)  # unchanged: IllegalAnswer is raised before any change
+            _remember(_key(game), engine)  # unchanged: IllegalAnswer is raised before any change
             raise ActionRefused(str(e), "illegal") from None
         seats = list(game.seats.select_related("player").order_by("position"))
         _commit(game, engine, seats, before=before, action_id=action_id)
@@ -524,8 +529,8 @@ def _commit(
         game.winner = engine.state.winner or ""
         game.end_reason = engine.state.end_reason or ""
     game.save()
-    game_id = game.pk
-    transaction.on_commit(lambda: _remember(game_id, engine))
+    key = _key(game)
+    transaction.on_commit(lambda: _remember(key, engine))
     notify_game_changed(game)
 
 

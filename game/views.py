@@ -207,8 +207,7 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
                 "guest_form": GuestForm(),
             },
         )
-    ctx = board.board_context(game, player)
-    ctx["invite_link"] = request.build_absolute_uri(game.get_absolute_url())
+    ctx = board.board_context(game, player, base_url=request.build_absolute_uri("/")[:-1])
     return render(request, "game/game.html", ctx)
 
 

@@ -1,0 +1,110 @@
+"""Real-browser tests: a Daphne live server in a forked process and Debian's Chromium driven by
+Playwright's sync API (reference/stack.md, pitfalls 2, 3, 7, 8). Run with `pytest -m e2e`;
+`make test` runs them in their own pytest invocation.
+
+On failure every page the test opened is saved as a screenshot under test-artifacts/e2e/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+
+
+@pytest.fixture(scope="session")
+def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """Daphne serving game.asgi (HTTP, static files and websockets) on the test database."""
+    proc = DaphneProcess(
+        "127.0.0.1",
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=set_database_connection,
+    )
+    # The child is forked: it must inherit an unblocked database (stack.md pitfall 7).
+    with django_db_blocker.unblock():
+        proc.start()
+    if not proc.ready.wait(timeout=20):
+        proc.terminate()
+        raise RuntimeError("daphne did not start")
+    yield f"http://127.0.0.1:{proc.port.value}"
+    proc.terminate()
+    proc.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser(live_server_url):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (make chromium)")
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    # Playwright runs an event loop in this thread; the ORM calls the tests make are safe (the
+    # server, forked before this, keeps Django's check on) -- stack.md pitfall 2.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield chromium
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    chromium.close()
+    pw.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture
+def new_page(request, browser, live_server_url):
+    """Open a page in a fresh browser context (its own cookies: another person); screenshots of
+    every page opened are saved if the test fails."""
+    contexts = []
+    pages = []
+
+    def open_page(name: str = "page"):
+        context = browser.new_context(viewport={"width": 1500, "height": 950})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.venture_name = name
+        pages.append(page)
+        return page
+
+    yield open_page
+    failed = any(
+        getattr(request.node, f"report_{when}", None) is not None
+        and getattr(request.node, f"report_{when}").failed
+        for when in ("setup", "call")
+    )
+    if failed:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        test = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+        for page in pages:
+            try:
+                page.screenshot(
+                    path=str(ARTIFACTS / f"{test}-{page.venture_name}.png"), full_page=True
+                )
+            except Exception as e:  # a crashed page can't be photographed; say so and go on
+                print(f"no screenshot of {page.venture_name}: {e}")
+    for context in contexts:
+        context.close()

@@ -1,0 +1,177 @@
+"""Two people, two browsers: from the lobby to the game-over screen, in Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from playwright.sync_api import expect
+
+from game.models import Game
+from tests.web.helpers import POSITIONS, make_player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "game-in-progress.png"
+README_SCREENSHOT = ROOT / "static" / "img" / "game-in-progress.png"
+
+
+def sign_in(page, base: str, name: str):
+    """Give the page's browser context a logged-in session for a new player `name`."""
+    player = make_player(name)
+    session = SessionStore()
+    session[SESSION_KEY] = str(player.user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
+    session.create()
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}]
+    )
+    return player
+
+
+def start_from_position(new_page, base: str, position: str):
+    """Alice uploads a scenario file in the lobby; Bob opens her invite link and joins."""
+    alice_page, bob_page = new_page("alice"), new_page("bob")
+    sign_in(alice_page, base, "alice")
+    sign_in(bob_page, base, "bob")
+    alice_page.goto(base + "/")
+    alice_page.set_input_files("#id_scenario", str(POSITIONS / position))
+    alice_page.click("#create-game button[type=submit]")
+    expect(alice_page.locator("h1")).to_have_text("Waiting for an opponent")
+    link = alice_page.input_value("#invite-link")
+    bob_page.goto(link)
+    bob_page.click("#join-game button[type=submit]")
+    expect(bob_page.locator("#topbar")).to_be_visible()
+    expect(alice_page.locator("#topbar")).to_be_visible()  # her page started by itself
+    return alice_page, bob_page
+
+
+def marker_room(page):
+    return page.locator("#maps .map-slot[data-player=alice] .room.current")
+
+
+def test_create_and_join_a_game_by_link(new_page, live_server_url):
+    base = live_server_url
+    host = new_page("host")
+    host.goto(base + "/")
+    host.fill("#id_display_name", "Alice")
+    host.click("text=Play as guest")
+    host.check("input[value='Varis (green-white)']")
+    host.click("#create-game button[type=submit]")
+    expect(host.locator("h1")).to_have_text("Waiting for an opponent")
+    link = host.input_value("#invite-link")
+    assert link.startswith(base + "/g/")
+
+    guest = new_page("guest")
+    guest.goto(link)
+    expect(guest.locator("h1")).to_contain_text("Alice invites you")
+    guest.fill("#id_display_name", "Bob")
+    guest.click("text=Play as guest")
+    guest.check("input[value='Crawlers (black-red-blue)']")
+    guest.click("#join-game button[type=submit]")
+
+    for page in (host, guest):
+        expect(page.locator("#topbar")).to_be_visible()
+        expect(page.locator("#topbar .seat-presence.online")).to_have_count(2)
+        # The game opens with mulligans: one player decides, the other is told who.
+        expect(page.locator("#prompt .prompt")).to_be_visible()
+    kinds = {page.locator("#prompt .prompt").get_attribute("data-kind") for page in (host, guest)}
+    assert kinds == {"mulligan"}
+    assert guest.locator("#hand .card").count() == 7
+    assert Game.objects.get().status == Game.ACTIVE
+
+
+def test_varis_ventures_and_the_marker_appears_on_the_other_page_within_a_second(
+    new_page, live_server_url
+):
+    alice, bob = start_from_position(new_page, live_server_url, "varis_fork.yaml")
+    # Varis is on the battlefield; casting a creature triggers the venture.
+    alice.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    expect(alice.locator("#dungeon-choice .dungeon-map")).to_have_count(3)
+    expect(bob.locator("#prompt .waiting-text")).to_have_text("alice is choosing a dungeon…")
+
+    alice.click("#dungeon-choice .dungeon-map[data-dungeon='Lost Mine of Phandelver']")
+    clicked = time.monotonic()
+    expect(marker_room(bob)).to_have_attribute("data-room", "Cave Entrance", timeout=1000)
+    assert time.monotonic() - clicked < 1.0
+    expect(bob.locator("#maps .map-slot[data-player=alice] .venture-marker")).to_have_count(1)
+    expect(marker_room(alice)).to_have_attribute("data-room", "Cave Entrance")
+
+
+def test_a_fork_is_chosen_by_clicking_a_room_on_the_map(new_page, live_server_url):
+    alice, bob = start_from_position(new_page, live_server_url, "varis_fork.yaml")
+    alice.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    alice.click("#dungeon-choice .dungeon-map[data-dungeon='Lost Mine of Phandelver']")
+    # Cave Entrance's ability resolves (read on the stack as "Room (Dungeon) — text"): scry 1,
+    # keep the card on top.
+    expect(alice.locator("#prompt .prompt")).to_have_attribute("data-kind", "scry")
+    expect(bob.locator("#stack .stack-item.room-ability .stack-label")).to_have_text(
+        "Cave Entrance (Lost Mine of Phandelver) — Scry 1."
+    )
+    alice.click("#confirm")
+    # The Dungeon Map ventures again: Cave Entrance forks.
+    alice.click("#prompt button[data-option='activate Dungeon Map: {3}, {T}']")
+    fork = alice.locator("#prompt .room.choice")
+    expect(fork).to_have_count(2)
+    expect(bob.locator("#prompt .waiting-text")).to_have_text("alice is choosing a room…")
+    expect(bob.locator("#maps .map-slot[data-player=alice] .room.reachable")).to_have_count(2)
+    expect(bob.locator(".room.choice")).to_have_count(0)
+
+    save_screenshot(alice)
+    alice.click("#prompt .room.choice[data-room='Mine Tunnels']")
+    expect(marker_room(bob)).to_have_attribute("data-room", "Mine Tunnels", timeout=1000)
+    expect(marker_room(alice)).to_have_attribute("data-room", "Mine Tunnels")
+    # Both passed (nothing else to do): the room's Treasure is on alice's battlefield.
+    expect(bob.locator("#opponent .perm[data-name='Treasure']")).to_have_count(1)
+
+
+def test_a_reload_mid_decision_shows_the_same_state_and_prompt(new_page, live_server_url):
+    alice, bob = start_from_position(new_page, live_server_url, "varis_fork.yaml")
+    alice.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    expect(alice.locator("#dungeon-choice .dungeon-map")).to_have_count(3)
+    version = alice.locator("#topbar").get_attribute("data-version")
+    log_before = alice.locator("#log li").all_inner_texts()
+
+    alice.reload()
+    expect(alice.locator("#prompt .prompt")).to_have_attribute("data-kind", "choose_dungeon")
+    expect(alice.locator("#dungeon-choice .map-button")).to_have_count(3)
+    expect(alice.locator("#topbar")).to_have_attribute("data-version", version)
+    assert alice.locator("#log li").all_inner_texts() == log_before
+    expect(alice.locator("#stack .stack-item")).to_have_count(2)
+    # The reloaded page is live: its choice reaches the other page.
+    alice.click("#dungeon-choice .dungeon-map[data-dungeon='Tomb of Annihilation']")
+    expect(marker_room(bob)).to_have_attribute("data-room", "Trapped Entry")
+
+
+def test_finishing_a_game_shows_the_game_over_screen_on_both_pages(new_page, live_server_url):
+    alice, bob = start_from_position(new_page, live_server_url, "lethal_attack.yaml")
+    expect(alice.locator("#prompt .prompt")).to_have_attribute("data-kind", "declare_attackers")
+    alice.click("#me .perm[data-name='Varis, Silverymoon Ranger'] label.pick")
+    alice.click("#confirm")
+    for page, you in ((alice, "You won."), (bob, "You lost.")):
+        expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
+        expect(page.locator("#over .over-reason")).to_have_text("life total 0 or less")
+        expect(page.locator("#over .over-you")).to_have_text(you)
+    bob.click("#rematch")
+    expect(bob.locator("#topbar")).to_be_visible()
+    expect(alice.locator("#rematch-link")).to_be_visible()
+    alice.click("#rematch-link")
+    assert alice.url == bob.url
+
+
+def save_screenshot(page) -> None:
+    """The README's picture of a game in progress (test-artifacts/; with
+    VENTURE_UPDATE_SCREENSHOT=1 also static/img/, the file the README shows)."""
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT))
+    if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
+        README_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SCREENSHOT, README_SCREENSHOT)
