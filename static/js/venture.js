@@ -38,6 +38,16 @@
     }
   });
 
+  // The tab's title says when a decision waits for you (the other tab may be in front).
+  function markTitle() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var mine = document.querySelector("#prompt .prompt.mine");
+    document.title = (mine ? "● Your move — " : "") + board.getAttribute("data-title");
+  }
+  document.addEventListener("htmx:wsAfterMessage", markTitle);
+  document.addEventListener("DOMContentLoaded", markTitle);
+
   // In a multi-select, a card whose checkbox is ticked is marked on the table too.
   document.addEventListener("change", function (event) {
     var box = event.target;

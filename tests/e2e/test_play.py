@@ -171,7 +171,8 @@ def save_screenshot(page) -> None:
     """The README's picture of a game in progress (test-artifacts/; with
     VENTURE_UPDATE_SCREENSHOT=1 also static/img/, the file the README shows)."""
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT))
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
     if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
         README_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(SCREENSHOT, README_SCREENSHOT)

@@ -253,3 +253,20 @@ def test_the_profile_lists_games_and_completed_dungeons(client, alice, bob):
     assert "on turn 9" in counts
     games = html[html.index('id="games"') :]
     assert "bob" in games and "won" in games
+
+
+def test_without_javascript_every_form_carries_its_csrf_token(alice, bob):
+    from django.test import Client
+
+    game = start_position(alice, bob, "varis_fork.yaml")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice.user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    form = re.search(r'<form class="option-form".*?</form>', page, re.S).group(0)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+    fields = dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)"', form))
+    fields["csrfmiddlewaretoken"] = token
+    response = client.post(f"/g/{game.code}/act/", fields)
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version > 0

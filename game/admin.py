@@ -1,0 +1,41 @@
+"""Admin for players and games: read-mostly views of the stored inputs and answer logs."""
+
+from django.contrib import admin
+
+from .models import CompletedDungeon, Game, GameAction, Player, Seat
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("display_name", "user", "is_guest", "created")
+    list_filter = ("is_guest",)
+    search_fields = ("display_name", "user__username")
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("position", "player", "engine_name", "deck_name", "full_control", "pass_until")
+    readonly_fields = ("engine_name",)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("code", "status", "created_by", "version", "winner", "created", "finished")
+    list_filter = ("status",)
+    search_fields = ("code", "seats__player__display_name")
+    readonly_fields = ("version", "setup", "started", "finished", "winner", "end_reason")
+    inlines = [SeatInline]
+
+
+@admin.register(GameAction)
+class GameActionAdmin(admin.ModelAdmin):
+    list_display = ("game", "index", "seat", "answer", "auto", "created")
+    list_filter = ("auto",)
+    search_fields = ("game__code",)
+
+
+@admin.register(CompletedDungeon)
+class CompletedDungeonAdmin(admin.ModelAdmin):
+    list_display = ("player", "dungeon", "turn", "game", "completed_at")
+    list_filter = ("dungeon",)
