@@ -313,6 +313,9 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
     """The template context of the game page for `viewer` (None or a non-player: spectator).
     `base_url` ("http://host:port") makes the invite link absolute."""
     seats = list(game.seats.select_related("player").order_by("position"))
+    online = services.online_seat_ids(game)
+    for seat in seats:
+        seat.connected = seat.pk in online
     my_seat = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     ctx: dict[str, Any] = {
         "game": game,
@@ -443,6 +446,7 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         }
 
     ctx["stack"] = view["stack"]
+    ctx["pass_text"] = f"Pass (resolve {view['stack'][0]['name']})" if view["stack"] else "Pass"
     ctx["waiting_triggers"] = view["waiting_triggers"]
     log = view["log"]
     ctx["log"] = [split_citation(line) for line in reversed(log[-LOG_LINES:])]

@@ -12,6 +12,7 @@ action ids inside forms don't count as a difference), and all of them on (re)con
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -28,6 +29,8 @@ from .models import Game, Player
 
 log = logging.getLogger(__name__)
 _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
+
+HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 
 # Close codes (4000-4999 are the application's own).
 NO_SUCH_GAME = 4404
@@ -48,22 +51,46 @@ class GameConsumer(AsyncWebsocketConsumer):
         code = self.scope["url_route"]["kwargs"]["code"]
         found = await self._find(code, self.scope.get("user"))
         if found is None:
+            # Accept, say why, close: a close before the handshake would make the browser retry.
+            await self.accept()
+            await self.send(text_data=GONE_HTML)
             await self.close(code=NO_SUCH_GAME)
             return
         self.game_id, self.group, self.player = found
         self.sent: dict[str, str] = {}
+        self.send_lock = asyncio.Lock()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        seat = await database_sync_to_async(services.viewer_connected)(self.game_id, self.player)
+        seat = await database_sync_to_async(services.viewer_connected)(
+            self.game_id, self.player, self.channel_name
+        )
         self.seat_id = seat.pk if seat else None
         await self.send_board()
+        self.heartbeat = asyncio.create_task(self.beat())
+
+    async def beat(self) -> None:
+        """Keep this connection's presence fresh, and redraw when someone else's expired (a
+        server that died without closing its sockets)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            # Re-join: channels-redis forgets group members after a day (stack.md, A3).
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            if self.seat_id is not None:
+                await database_sync_to_async(services.viewer_alive)(self.channel_name)
+            try:
+                await self.send_board()
+            except Game.DoesNotExist:
+                return
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
+        task = getattr(self, "heartbeat", None)
+        if task is not None:
+            task.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat_id is not None:
-            await database_sync_to_async(services.viewer_disconnected)(self.seat_id)
+            await database_sync_to_async(services.viewer_disconnected)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -90,10 +117,19 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.flash("")
 
     async def game_changed(self, event: dict[str, Any]) -> None:
-        await self.send_board()
+        try:
+            await self.send_board()
+        except Game.DoesNotExist:  # the host cancelled the open game
+            await self.send(text_data=GONE_HTML)
+            await self.close(code=NO_SUCH_GAME)
 
     # sending ------------------------------------------------------------------------------------
     async def send_board(self) -> None:
+        # One at a time: a slow render must never overtake a newer one (heartbeat vs. change).
+        async with self.send_lock:
+            await self._send_board()
+
+    async def _send_board(self) -> None:
         whole = not self.sent or self.waiting
         board_html, fragments = await self._render(whole)
         if not fragments:  # still waiting for the second player
@@ -138,6 +174,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         host = headers.get(b"host", b"").decode("latin-1")
         scheme = "https" if self.scope.get("scheme") == "wss" else "http"
         return f"{scheme}://{host}" if host else ""
+
+
+GONE_HTML = (
+    '<div id="board" class="board" hx-swap-oob="true"><section class="panel invite">'
+    "<h1>This game no longer exists</h1><p>It was cancelled by its host. "
+    '<a href="/">Back to the lobby</a></p></section></div>'
+)
 
 
 def flash_html(message: str) -> str:

@@ -111,7 +111,6 @@ class Seat(models.Model):
     pass_until = models.CharField(max_length=12, choices=PASS_MODES, blank=True, default="")
     pass_turn = models.PositiveIntegerField(default=0, help_text="Turn when pass_until was set.")
     pass_stack = models.JSONField(default=list, blank=True, help_text="Stack ids seen meanwhile.")
-    connections = models.PositiveIntegerField(default=0, help_text="Open websockets.")
 
     class Meta:
         ordering = ["game", "position"]
@@ -123,9 +122,24 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.player} at {self.game} (seat {self.position})"
 
-    @property
-    def connected(self) -> bool:
-        return self.connections > 0
+    # Set by game.board for the page being rendered (from live Connection rows).
+    connected = False
+
+
+class Connection(models.Model):
+    """An open websocket of a seated player, kept alive by the consumer's heartbeat.
+
+    Presence is "a connection seen lately", not a counter: a server that dies without closing
+    its sockets leaves rows that simply expire (PRESENCE_TTL), in any number of processes."""
+
+    PRESENCE_TTL_SECONDS = 60
+
+    seat = models.ForeignKey(Seat, related_name="live_connections", on_delete=models.CASCADE)
+    channel_name = models.CharField(max_length=200, unique=True)
+    last_seen = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.seat} via {self.channel_name}"
 
 
 class GameAction(models.Model):

@@ -26,12 +26,12 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from dungeons.official import official_dungeon_dicts
@@ -43,7 +43,7 @@ from game.engine.position import PositionError
 from game.engine.priority import nothing_to_do_but_pass
 from game.scenario.loader import Scenario, ScenarioError, parse_scenario
 
-from .models import CompletedDungeon, Game, GameAction, Player, Seat
+from .models import CompletedDungeon, Connection, Game, GameAction, Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -284,6 +284,7 @@ def cancel_game(game_id: int, player: Player) -> None:
             raise ActionRefused("Only the player who created a game can cancel it.", "not_host")
         if game.status != Game.OPEN:
             raise ActionRefused("The game has started; concede instead.", "started")
+        notify_game_changed(game)  # after commit the row is gone: pages say so
         game.delete()
 
 
@@ -567,20 +568,39 @@ def rematch(game_id: int, player: Player | None) -> Game:
 
 
 # presence ---------------------------------------------------------------------------------------
-def viewer_connected(game_id: int, player: Player | None) -> Seat | None:
-    """A websocket opened on the game: count it on the viewer's seat (players only)."""
+def viewer_connected(game_id: int, player: Player | None, channel_name: str) -> Seat | None:
+    """A websocket opened on the game: a seated player's connection makes them "online"."""
     with transaction.atomic():
         game = Game.objects.get(pk=game_id)
         seat = seat_of(game, player)
         if seat is not None:
-            Seat.objects.filter(pk=seat.pk).update(connections=F("connections") + 1)
+            Connection.objects.update_or_create(
+                channel_name=channel_name, defaults={"seat": seat, "last_seen": timezone.now()}
+            )
             notify_game_changed(game)
     return seat
 
 
-def viewer_disconnected(seat_id: int) -> None:
+def viewer_alive(channel_name: str) -> None:
+    """The consumer's heartbeat: this connection is still open."""
+    Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+
+
+def viewer_disconnected(channel_name: str) -> None:
     with transaction.atomic():
-        Seat.objects.filter(pk=seat_id, connections__gt=0).update(connections=F("connections") - 1)
-        seat = Seat.objects.select_related("game").filter(pk=seat_id).first()
-        if seat is not None:
-            notify_game_changed(seat.game)
+        conn = Connection.objects.select_related("seat__game").filter(channel_name=channel_name)
+        row = conn.first()
+        if row is None:
+            return
+        game = row.seat.game
+        row.delete()
+        notify_game_changed(game)
+
+
+def online_seat_ids(game: Game) -> set[int]:
+    since = timezone.now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
+    return set(
+        Connection.objects.filter(seat__game=game, last_seen__gte=since).values_list(
+            "seat_id", flat=True
+        )
+    )

@@ -301,3 +301,50 @@ async def test_no_frame_to_a_seat_names_a_card_in_the_other_hand():
     assert "Power Word Kill" in b.text and "Shortcut Seeker" in b.text
     await a.close()
     await b.close()
+
+
+async def test_a_cancelled_game_tells_its_page_and_a_bad_code_is_refused():
+    from game import services
+    from game.decks import STARTER_DECKS
+
+    alice = await db(make_player)("alice")
+    deck = list(STARTER_DECKS["Varis (green-white)"])
+    game = await db(services.create_game)(alice, deck_name="Varis", deck=deck)
+    a = await connect(game, alice)
+    assert "Waiting for an opponent" in a.text
+    await db(services.cancel_game)(game.pk, alice)
+    assert "no longer exists" in await a.comm.receive_from()
+    # Closed with an application code, so the browser doesn't keep reconnecting.
+    assert await a.comm.receive_output() == {"type": "websocket.close", "code": 4404}
+
+    game.code = "nope"
+    stranger = Socket(game)
+    connected, _ = await stranger.comm.connect()
+    assert connected
+    assert "no longer exists" in await stranger.comm.receive_from()
+
+
+async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game import consumers
+    from game.models import Connection, Seat
+
+    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.05)
+    alice, bob, game = await players_and_game()
+    seat = await db(Seat.objects.get)(game=game, player=bob)
+    # A connection left behind by a crashed process: last seen long ago.
+    old = timezone.now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS + 5)
+    await db(Connection.objects.create)(seat=seat, channel_name="dead.channel", last_seen=old)
+
+    a = await connect(game, alice)
+    assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
+    assert re.search(r'seat-presence online" data-seat="alice"', a.text)
+    # The heartbeat keeps alice's own connection fresh.
+    await a.drain(timeout=0.3)
+    mine = await db(Connection.objects.exclude(channel_name="dead.channel").get)()
+    assert timezone.now() - mine.last_seen < timedelta(seconds=1)
+    await a.close()
+    assert not await db(Connection.objects.exclude(channel_name="dead.channel").exists)()
