@@ -44,7 +44,7 @@ class Socket:
         assert connected
         await self.drain()
 
-    async def drain(self, timeout: float = 0.3) -> str:
+    async def drain(self, timeout: float = 0.15) -> str:
         """Everything that arrives until the socket is quiet; returns the new frames joined."""
         new = []
         while not await self.comm.receive_nothing(timeout=timeout):

@@ -281,3 +281,39 @@ def test_joining_a_full_game_is_refused(alice, bob):
         services.join_game(game.pk, make_player("carol"), deck_name="x", deck=["Forest"] * 40)
     assert e.value.code == "full"
     assert services.join_game(game.pk, bob) == game  # a seated player re-joining is a no-op
+
+
+def test_a_whole_game_through_the_services_replays_exactly(alice, bob):
+    """Two random players answer through submit_answer (the pace feature passing for them)
+    until the game ends; the stored log replays to the same final state."""
+    import random
+
+    from game.engine.bot import random_answer
+
+    game = start_game(alice, bob)
+    by_name = {s.engine_name: s.player for s in game.seats.all()}
+    rng = random.Random(7)
+    for step in range(3000):
+        game.refresh_from_db()
+        if game.status == Game.FINISHED:
+            break
+        if step % 50 == 0:
+            services.clear_engine_cache()  # some actions start from a replay
+        d = pending(game)
+        for _ in range(20):
+            try:
+                services.submit_answer(
+                    game.pk, by_name[d.player], random_answer(d, rng), version=game.version
+                )
+                break
+            except services.ActionRefused as e:
+                assert e.code == "illegal", e.message
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.winner
+    auto = game.actions.filter(auto=True).count()
+    assert auto > game.actions.filter(auto=False).count()  # most passes were made for them
+    with services.reading(game) as engine:
+        final = engine.state_json()
+    services.clear_engine_cache()
+    with services.reading(game) as engine:
+        assert engine.state_json() == final
