@@ -63,6 +63,9 @@ class Game(models.Model):
     scenario_name = models.CharField(max_length=200, blank=True, default="")
     scenario_text = models.TextField(blank=True, default="")
     version = models.PositiveIntegerField(default=0, help_text="Answers in the log.")
+    # A summary for lists (the lobby), written with each change: the state itself is the replay.
+    turn = models.PositiveIntegerField(default=0)
+    deciding = models.CharField(max_length=40, blank=True, default="", help_text="Engine name.")
     winner = models.CharField(max_length=40, blank=True, default="", help_text="Engine name.")
     end_reason = models.CharField(max_length=200, blank=True, default="")
     rematch_of = models.OneToOneField(

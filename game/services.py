@@ -524,6 +524,8 @@ def _commit(
     for seat in seats:
         seat.save(update_fields=["pass_until", "pass_turn", "pass_stack"])
     game.version = len(engine.answers)
+    game.turn = engine.state.turn
+    game.deciding = engine.pending.player if engine.pending is not None else ""
     if engine.state.over and game.status != Game.FINISHED:
         game.status = Game.FINISHED
         game.finished = timezone.now()

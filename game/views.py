@@ -143,6 +143,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if player is not None:
         mine = Game.objects.filter(seats__player=player).prefetch_related("seats__player")
         mine_active = list(mine.exclude(status=Game.FINISHED).order_by("-created")[:30])
+        for game in mine_active:
+            seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
+            game.my_move = seat is not None and game.deciding == seat.engine_name
         mine_finished = list(mine.filter(status=Game.FINISHED).order_by("-finished")[:15])
     return render(
         request,

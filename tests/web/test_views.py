@@ -172,6 +172,8 @@ def test_the_lobby_lists_open_games_and_my_games(client, alice, bob):
     mine = html[html.index('id="my-games"') :]
     assert playing.get_absolute_url() in mine and done.get_absolute_url() in mine
     assert "alice won" in mine
+    playing.refresh_from_db()
+    assert ("your move" in mine) == (playing.deciding == "alice")
 
 
 # the game without JavaScript -------------------------------------------------------------------
