@@ -1,0 +1,55 @@
+"""The initiative in two browsers: Alice takes it, Bob steals it in combat; both pages show the
+badge move and Undercity's map (issue "The initiative, Undercity, and the full card pool")."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_play import start_from_position
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def badge(page, player: str):
+    return page.locator(f".plate[data-player={player}] .badge.initiative")
+
+
+def marker(page, player: str):
+    return page.locator(f"#maps .map-slot[data-player={player}] .room.current")
+
+
+def test_the_initiative_moves_in_combat_and_both_pages_show_it(new_page, live_server_url):
+    alice, bob = start_from_position(new_page, live_server_url, "initiative_steal.yaml")
+    alice.click("#hand .card[data-name='Aarakocra Sneak'] button")
+    # The Sneak resolves, Alice takes the initiative and ventures into Undercity: Secret
+    # Entrance asks her to search her library.
+    expect(alice.locator("#prompt .prompt")).to_have_attribute("data-kind", "search")
+    for page in (alice, bob):
+        expect(badge(page, "alice")).to_have_count(1)
+        expect(badge(page, "bob")).to_have_count(0)
+        expect(page.locator("#maps .map-slot[data-player=alice] .dungeon-map")).to_have_attribute(
+            "data-dungeon", "Undercity"
+        )
+        expect(marker(page, "alice")).to_have_attribute("data-room", "Secret Entrance")
+    alice.click("#prompt button[data-option='find nothing']")
+
+    # Bob's turn: he attacks with the Outrider; Alice doesn't block.
+    expect(bob.locator("#prompt .prompt")).to_have_attribute(
+        "data-kind", "declare_attackers", timeout=10000
+    )
+    bob.click("#me .perm[data-name='Grizzled Outrider'] label.pick")
+    bob.click("#confirm")
+    expect(alice.locator("#prompt .prompt")).to_have_attribute("data-kind", "declare_blockers")
+    alice.click("#confirm")
+
+    # Combat damage to the holder: Bob takes the initiative and ventures into Undercity.
+    expect(bob.locator("#prompt .prompt")).to_have_attribute("data-kind", "search")
+    for page in (alice, bob):
+        expect(badge(page, "bob")).to_have_count(1)
+        expect(badge(page, "alice")).to_have_count(0)
+        expect(page.locator("#maps .map-slot[data-player=bob] .dungeon-map")).to_have_attribute(
+            "data-dungeon", "Undercity"
+        )
+        expect(marker(page, "bob")).to_have_attribute("data-room", "Secret Entrance")
+        expect(page.locator(".plate[data-player=alice] .life-value")).to_have_text("15")
