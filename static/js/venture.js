@@ -66,4 +66,14 @@
     if (!form) return;
     form.classList.add("sent");
   });
+  // Any answer from the server (new fragments, or a refusal in #flash) re-enables what is left.
+  var flashTimer = null;
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    document.querySelectorAll("form.sent").forEach(function (form) { form.classList.remove("sent"); });
+    var flash = document.getElementById("flash");
+    if (flash && !flash.hidden) {
+      clearTimeout(flashTimer);
+      flashTimer = setTimeout(function () { flash.hidden = true; }, 9000);
+    }
+  });
 })();
