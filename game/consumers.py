@@ -73,14 +73,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         server that died without closing its sockets)."""
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            # Re-join: channels-redis forgets group members after a day (stack.md, A3).
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            if self.seat_id is not None:
-                await database_sync_to_async(services.viewer_alive)(self.channel_name)
             try:
+                # Re-join: channels-redis forgets group members after a day (stack.md, A3).
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                if self.seat_id is not None:
+                    await database_sync_to_async(services.viewer_alive)(self.channel_name)
                 await self.send_board()
             except Game.DoesNotExist:
                 return
+            except Exception:  # a missed beat is retried; the socket stays up
+                log.exception("heartbeat of %s on game %s failed", self.channel_name, self.game_id)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
