@@ -11,7 +11,9 @@ Every change to a game goes through a function here (DESIGN.md, "The web app"):
    viewer's fragments: nothing rendered (and no hand) is ever broadcast.
 
 The engine objects live in a small per-process cache keyed by game id and checked against the
-row's version, so an action costs one answer, not a replay; a miss replays setup + answer log.
+row's version, so an action costs one answer, not a replay. An engine that is behind the row
+(another process served the last actions) applies just the answers it missed; only a process
+that has never held the game replays setup + answer log.
 Refusals raise `ActionRefused` with a sentence meant for the player.
 """
 
@@ -23,7 +25,7 @@ import logging
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -96,19 +98,53 @@ def engine_setup(game: Game) -> GameSetup:
     )
 
 
+def _apply_logged(engine: Engine, rows: Iterable[tuple[str, Any]]) -> None:
+    for who, answer in rows:
+        if answer == "!concede":
+            engine.concede(who)
+        else:
+            engine.answer(who, answer)
+
+
+def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
+    """(engine name, answer) of the log from index `start` on: plain tuples, no model objects."""
+    rows = game.actions.filter(index__gte=start) if start else game.actions.all()
+    return rows.order_by("index").values_list("seat__engine_name", "answer")
+
+
 def replay_game(game: Game) -> Engine:
     """Rebuild the engine from the stored setup and answer log."""
     engine = Engine(engine_setup(game))
-    rows = game.actions.select_related("seat").order_by("index")
-    for row in rows:
-        if row.answer == "!concede":
-            engine.concede(row.seat.engine_name)
-        else:
-            engine.answer(row.seat.engine_name, row.answer)
+    _apply_logged(engine, _logged_answers(game))
     if len(engine.answers) != game.version:
         raise RuntimeError(
             f"{game}: replayed {len(engine.answers)} answers, row says {game.version}"
         )
+    log.info("game %s: replayed %d answers from the log", game.pk, game.version)
+    return engine
+
+
+def _current(game: Game, engine: Engine | None) -> Engine:
+    """`engine` brought to the row's version. A cached engine that is behind (another process
+    served the last actions) takes only the answers it has not seen, so an action costs the
+    same whichever process served the one before; the whole log is replayed only when there
+    is no engine, or it is ahead of the row (a row read before a commit of this process)."""
+    if engine is None:
+        return replay_game(game)
+    have = len(engine.answers)
+    if have == game.version:
+        return engine
+    if have > game.version:
+        return replay_game(game)
+    try:
+        _apply_logged(engine, _logged_answers(game, have))
+    except IllegalAnswer as e:  # not a prefix of this log after all: start from the setup
+        log.warning("game %s: catch-up from %d failed (%s); replaying", game.pk, have, e)
+        return replay_game(game)
+    if len(engine.answers) != game.version:
+        log.warning("game %s: caught up to %d, not %d", game.pk, len(engine.answers), game.version)
+        return replay_game(game)
+    log.debug("game %s: caught up from %d to %d answers", game.pk, have, game.version)
     return engine
 
 
@@ -117,10 +153,8 @@ def reading(game: Game) -> Iterator[Engine]:
     """The live engine of `game` at the row's version, for reading only. The cache lock is held
     meanwhile, so no writer in this process changes it under the reader's feet."""
     with _cache_lock:
-        engine = _cache.get(_key(game))
-        if engine is None or len(engine.answers) != game.version:
-            engine = replay_game(game)
-            _remember(_key(game), engine)
+        engine = _current(game, _cache.get(_key(game)))
+        _remember(_key(game), engine)
         yield engine
 
 
@@ -128,9 +162,7 @@ def _engine_for_update(game: Game) -> Engine:
     """The engine to change, taken out of the cache: it goes back only after commit."""
     with _cache_lock:
         engine = _cache.pop(_key(game), None)
-    if engine is not None and len(engine.answers) == game.version:
-        return engine
-    return replay_game(game)
+    return _current(game, engine)
 
 
 # broadcasting -----------------------------------------------------------------------------------

@@ -10,6 +10,10 @@ Environment:
     DJANGO_ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost,testserver)
     DATABASE_URL          e.g. postgres://app:app@127.0.0.1:5432/app (default SQLite db.sqlite3)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0 (default: in-memory channel layer)
+    REDIS_PREFIX          channels-redis key prefix (default "asgi"): two deployments, or two
+                          test runs, can share one Redis database without hearing each other
+    VENTURE_LOG_LEVEL     level of the "game" loggers on stderr (default WARNING; INFO shows
+                          every full replay of a game's log, DEBUG every catch-up)
 """
 
 import os
@@ -122,7 +126,10 @@ if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+            "CONFIG": {
+                "hosts": [os.environ["REDIS_URL"]],
+                "prefix": os.environ.get("REDIS_PREFIX", "asgi"),
+            },
         }
     }
 else:
@@ -151,3 +158,18 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"}
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "game": {
+            "handlers": ["stderr"],
+            "level": os.environ.get("VENTURE_LOG_LEVEL", "WARNING").strip().upper() or "WARNING",
+        }
+    },
+}

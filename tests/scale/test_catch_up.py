@@ -1,0 +1,119 @@
+"""Two processes, one game: the one that did not serve the last actions catches up by applying
+only the answers it missed, so an action costs the same whichever process served the one before
+(issue "Scale-out"). Each process's engine cache is simulated by swapping the module's cache;
+the work is counted in answers applied, not timed."""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from game import services
+from game.engine.bot import random_answer
+from game.models import Game
+from tests.web.helpers import make_player, start_game
+
+pytestmark = [pytest.mark.scale, pytest.mark.django_db(transaction=True)]
+
+
+class Process:
+    """One server process's engine cache, and the work it did: full replays and answers
+    applied from the log."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.cache: OrderedDict = OrderedDict()
+        self.replays = 0
+        self.applied = 0
+
+    @contextmanager
+    def running(self, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+        real_replay, real_apply = services.replay_game, services._apply_logged
+
+        replaying = False
+
+        def replay_game(game: Game):  # noqa: ANN202
+            nonlocal replaying
+            self.replays += 1
+            replaying = True
+            try:
+                return real_replay(game)
+            finally:
+                replaying = False
+
+        def apply_logged(engine, rows) -> None:  # noqa: ANN001
+            rows = list(rows)
+            if not replaying:
+                self.applied += len(rows)
+            real_apply(engine, rows)
+
+        with monkeypatch.context() as m:
+            m.setattr(services, "_cache", self.cache)
+            m.setattr(services, "replay_game", replay_game)
+            m.setattr(services, "_apply_logged", apply_logged)
+            yield
+
+
+def act(game: Game, rng: random.Random) -> int:
+    """The player to decide answers at random; returns how many answers the log grew by."""
+    game.refresh_from_db()
+    before = game.version
+    with services.reading(game) as engine:
+        d = engine.pending
+        assert d is not None
+        answer = random_answer(d, rng)
+    seat = game.seats.get(engine_name=d.player)
+    try:
+        services.submit_answer(game.pk, seat.player, answer, version=game.version)
+    except services.ActionRefused as e:
+        assert e.code == "illegal", e.message  # a random multi-select the rules refuse
+        return 0
+    game.refresh_from_db()
+    return game.version - before
+
+
+def view(game: Game) -> dict:
+    game.refresh_from_db()
+    with services.reading(game) as engine:
+        return engine.state_json()
+
+
+def test_a_process_behind_the_game_applies_only_the_answers_it_missed(monkeypatch):
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob)
+    rng = random.Random(8)
+    one, two = Process("one"), Process("two")
+
+    with one.running(monkeypatch):
+        for _ in range(40):  # a game well under way, served by process one only
+            act(game, rng)
+        game.refresh_from_db()
+        assert game.status == Game.ACTIVE
+    with two.running(monkeypatch):
+        view(game)  # process two sees the game for the first time: one replay, nothing else
+    assert (two.replays, two.applied) == (1, 0)
+
+    # The players now alternate between the processes; each action is answered by the process
+    # that did not serve the one before.
+    missed = {"one": 0, "two": 0}
+    processes = [one, two]
+    for turn in range(60):
+        game.refresh_from_db()
+        if game.status != Game.ACTIVE:
+            break
+        proc, other = processes[turn % 2], processes[(turn + 1) % 2]
+        with proc.running(monkeypatch):
+            grew = act(game, rng)
+            seen = view(game)
+        missed[other.name] += grew
+        with other.running(monkeypatch):
+            assert view(game) == seen  # the other process's view is the same state
+    assert one.replays == 1 and two.replays == 1  # never a second replay of the whole log
+    # Catching up cost exactly the answers each process had not served itself.
+    assert one.applied == missed["one"]
+    assert two.applied == missed["two"]
+    assert one.applied + two.applied > 0
