@@ -77,13 +77,19 @@ class Game:
             return
 
     def _mulligans(self) -> Generator[Decision, Any, None]:
-        """London mulligan (CR 103.5): draw seven, keep or shuffle back and draw seven again;
-        then put one card on the bottom for each mulligan taken."""
+        """London mulligan (CR 103.5): everyone draws seven; then, in turn order, each player
+        who hasn't kept decides; all who take a mulligan shuffle their hand back and draw seven
+        again, and the round repeats for them; finally each puts one card on the bottom for
+        each mulligan taken."""
         g = self.state
-        for name in g.apnap():
-            p = g.player(name)
+        order = g.apnap()
+        for name in order:
             draw(g, name, OPENING_HAND)
-            while p.mulligans < OPENING_HAND:
+        deciding = list(order)
+        while deciding:
+            again = []
+            for name in deciding:
+                p = g.player(name)
                 answer = yield Decision(
                     name,
                     "mulligan",
@@ -91,8 +97,10 @@ class Game:
                     + (f" (you'll put {p.mulligans} on the bottom)?" if p.mulligans else "?"),
                     [Option("keep", "keep"), Option("mulligan", "mulligan")],
                 )
-                if answer == "keep":
-                    break
+                if answer == "mulligan":
+                    again.append(name)
+            for name in again:
+                p = g.player(name)
                 p.mulligans += 1
                 g.note(f"{name} takes a mulligan", "CR 103.5")
                 for o in list(p.hand):
@@ -101,22 +109,25 @@ class Game:
                     p.library.append(o)
                 shuffle(g, name)
                 draw(g, name, OPENING_HAND)
-            if p.mulligans:
-                chosen = yield from choose_objects(
-                    g,
-                    name,
-                    list(p.hand),
-                    p.mulligans,
-                    f"Put {p.mulligans} card(s) on the bottom of your library",
-                    "mulligan_bottom",
-                )
-                for o in chosen:
-                    p.hand.remove(o)
-                    o.zone = "library"
-                    p.library.append(o)
-                g.note(f"{name} keeps {len(p.hand)} cards", "CR 103.5")
-            else:
+            deciding = [n for n in again if g.player(n).mulligans < OPENING_HAND]
+        for name in order:
+            p = g.player(name)
+            if not p.mulligans:
                 g.note(f"{name} keeps seven cards")
+                continue
+            chosen = yield from choose_objects(
+                g,
+                name,
+                list(p.hand),
+                p.mulligans,
+                f"Put {p.mulligans} card(s) on the bottom of your library",
+                "mulligan_bottom",
+            )
+            for o in chosen:
+                p.hand.remove(o)
+                o.zone = "library"
+                p.library.append(o)
+            g.note(f"{name} keeps {len(p.hand)} cards", "CR 103.5")
 
     def _step(self, answer: Any) -> None:
         try:

@@ -29,6 +29,7 @@ def priority_round(g: GameState) -> Gen:
         changed = True
         g.priority = player
         answer = yield priority_decision(g, player)
+        g.priority = None  # nobody holds priority while something is cast or resolves
         if answer == "pass":
             passes += 1
             if passes < len(g.players):
@@ -36,7 +37,6 @@ def priority_round(g: GameState) -> Gen:
                 changed = False
                 continue
             if not g.stack:
-                g.priority = None
                 return
             yield from resolve_top(g)
             passes = 0

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+PUBLIC_CHOICES = ("choose_dungeon", "choose_room")
+
+
 def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
     c = chars(g, o)
     keywords = sorted(c.keywords) + [f"ward {w}" for w in c.ward]
@@ -88,7 +91,9 @@ def _player_json(g: GameState, name: str, *, hand: bool, library: bool) -> dict[
         "mana_pool": dict(p.pool),
         "lost": p.lost,
     }
-    if not hand:
+    if hand:
+        out["hand_ids"] = [o.id for o in p.hand]
+    else:
         out["revealed_hand"] = [o.name for o in p.hand if o.revealed]
     return out
 
@@ -135,6 +140,14 @@ def view_for(game: Game, seat: str | None) -> dict[str, Any]:
         out["pending"] = None
     elif d.player == seat:
         out["pending"] = d.to_json()
+    elif d.kind in PUBLIC_CHOICES:
+        # Which dungeons can be entered and which rooms lie ahead are public (dungeons are
+        # outside the game or face up in the command zone): the other seat sees the options.
+        out["pending"] = {
+            "player": d.player,
+            "kind": d.kind,
+            "options": [o.label for o in d.options],
+        }
     else:
         # The other seat learns only who is deciding and what kind of decision it is.
         out["pending"] = {"player": d.player, "kind": d.kind}
