@@ -1,10 +1,11 @@
 """Where each room of a dungeon card goes when it is drawn: rooms in rows by depth (the longest
 path from the top room, so every arrow points down), spread evenly across each row, and the
 arrows between them. Used by the game page and by the admin's preview, through the one template
-`templates/dungeons/_map.html`."""
+`templates/game/_map.html`."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +100,7 @@ def layout(
                 bottommost=room.bottommost,
                 top=name == spec.top,
             )
+    height = _fit_rows(rows, boxes)
     arrows = []
     for name, room in spec.rooms.items():
         a = boxes[name]
@@ -107,10 +109,31 @@ def layout(
             arrows.append(
                 Arrow(a.x + a.w // 2, a.y + a.h, b.x + b.w // 2, b.y, live=name == current)
             )
-    height = (max(rows) + 1) * BOX_H + max(rows) * GAP_Y
     return DungeonMap(
         spec.name, spec.subtype, width, height, list(boxes.values()), arrows, card_option
     )
+
+
+def _lines(text: str, width: int, char_px: float) -> int:
+    per_line = max(8, int(width / char_px))
+    return max(1, math.ceil(len(text) * 1.12 / per_line))
+
+
+def _fit_rows(rows: dict[int, list[str]], boxes: dict[str, RoomBox]) -> int:
+    """Make each row tall enough for its longest text (Throne of the Dead Three needs more
+    than the others); returns the map's height."""
+    y = 0
+    for d in sorted(rows):
+        row = [boxes[n] for n in rows[d]]
+        need = max(
+            14 + 15 * _lines(b.name, b.w - 16, 7.4) + 4 + 14 * _lines(b.text, b.w - 16, 5.9)
+            for b in row
+        )
+        h = max(BOX_H, need)
+        for b in row:
+            b.y, b.h = y, h
+        y += h + GAP_Y
+    return y - GAP_Y
 
 
 def as_context(m: DungeonMap) -> dict[str, Any]:

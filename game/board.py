@@ -13,7 +13,6 @@ partials inside the whole page.
 
 from __future__ import annotations
 
-import math
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from dungeons.maplayout import Arrow, DungeonMap, layout
+from dungeons.maplayout import DungeonMap, layout
 from game.engine.cards import CARDS, TOKENS
 from game.engine.cards.base import CardDef
 from game.engine.decisions import Decision
@@ -239,52 +238,7 @@ def _pick_label(kind: str, label: str) -> str:
 def _map_for(
     spec: DungeonSpec, room: str | None, *, room_options: dict[str, str] | None = None
 ) -> DungeonMap:
-    return fit_rooms(layout(spec, current=room, room_options=room_options), spec)
-
-
-def _lines(text: str, width: int, char_px: float) -> int:
-    per_line = max(8, int(width / char_px))
-    return max(1, math.ceil(len(text) * 1.12 / per_line))
-
-
-def fit_rooms(m: DungeonMap, spec: DungeonSpec) -> DungeonMap:
-    """Make each row of rooms tall enough for its longest text (the layout gives every room
-    the same height, which clips Throne of the Dead Three), then redraw the arrows."""
-    rows: dict[int, list[Any]] = {}
-    for box in m.rooms:
-        rows.setdefault(box.y, []).append(box)
-    gap = 0
-    ordered = sorted(rows)
-    if len(ordered) > 1:
-        first = rows[ordered[0]][0]
-        gap = ordered[1] - ordered[0] - first.h
-    y = 0
-    for top in ordered:
-        boxes = rows[top]
-        need = max(
-            14 + 15 * _lines(b.name, b.w - 16, 7.4) + 4 + 14 * _lines(b.text, b.w - 16, 5.9)
-            for b in boxes
-        )
-        height = max(boxes[0].h, need)
-        for b in boxes:
-            b.y, b.h = y, height
-        y += height + gap
-    m.height = y - gap
-    by_name = {b.name: b for b in m.rooms}
-    current = next((b.name for b in m.rooms if b.current), None)
-    m.arrows = [
-        Arrow(
-            a.x + a.w // 2,
-            a.y + a.h,
-            by_name[nxt].x + by_name[nxt].w // 2,
-            by_name[nxt].y,
-            live=name == current,
-        )
-        for name, room in spec.rooms.items()
-        for a in [by_name[name]]
-        for nxt in room.leads_to
-    ]
-    return m
+    return layout(spec, current=room, room_options=room_options)
 
 
 @dataclass

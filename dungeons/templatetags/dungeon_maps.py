@@ -1,10 +1,9 @@
-"""Template tags that draw dungeon maps with `templates/dungeons/_map.html`."""
+"""Template tags that draw dungeon maps with the game's map template (`game/_map.html`)."""
 
 from __future__ import annotations
 
 from django import template
 from django.template.loader import render_to_string
-from django.templatetags.static import static
 from django.utils.safestring import SafeString
 
 from dungeons.maplayout import layout
@@ -20,9 +19,4 @@ def dungeon_map_for_card(card) -> SafeString:  # noqa: ANN001
         spec = card.to_spec()
     except DungeonError as e:
         return render_to_string("dungeons/_map_invalid.html", {"problems": e.problems})
-    return render_to_string("dungeons/_map.html", {"map": layout(spec)})
-
-
-@register.simple_tag
-def static_map_css() -> str:
-    return static("css/dungeon-map.css")
+    return render_to_string("game/_map.html", {"map": layout(spec)})
