@@ -160,6 +160,13 @@ class DeckChoiceForm(forms.Form):
 
 
 class CreateGameForm(DeckChoiceForm):
+    custom_dungeons = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Custom dungeons players may also enter",
+        help_text="The three official dungeons (and Undercity, through the initiative) can "
+        "always be entered; tick custom dungeons made in the admin to allow them too.",
+    )
     scenario = forms.FileField(
         required=False,
         label="Or start from a position",
@@ -170,6 +177,12 @@ class CreateGameForm(DeckChoiceForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["deck"].required = False
+        from dungeons.models import DungeonCard
+
+        self.fields["custom_dungeons"].choices = [
+            (name, name)
+            for name in DungeonCard.objects.filter(official=False).values_list("name", flat=True)
+        ]
 
     def clean(self) -> dict[str, Any]:
         upload = self.files.get("scenario") if self.files else None

@@ -59,6 +59,9 @@ class Game(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
     # The engine's GameSetup as JSON, written once when the second player sits down.
     setup = models.JSONField(null=True, blank=True)
+    # The dungeon cards this game may use, copied when it is created (dungeons/data format):
+    # later edits in the admin change only games created afterwards.
+    dungeons = models.JSONField(default=list, blank=True)
     # A game started from an uploaded scenario file keeps the file for reproducing a report.
     scenario_name = models.CharField(max_length=200, blank=True, default="")
     scenario_text = models.TextField(blank=True, default="")

@@ -202,13 +202,15 @@ def _seat_for_action(game: Game, player: Player | None) -> Seat:
 
 
 # dungeons in play -------------------------------------------------------------------------------
-def dungeon_dicts_in_play() -> list[dict[str, Any]]:
-    """Copies of the dungeon cards a new game may use: the four official ones in printed order,
-    then any an admin made, as they are now (later edits don't reach a started game)."""
+def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Copies of the dungeon cards a new game may use, as they are now (later edits don't reach
+    it): the four official ones in printed order, then the custom ones the host allowed."""
     from dungeons.models import DungeonCard
 
     official_order = [d["name"] for d in official_dungeon_dicts()]
-    cards = list(DungeonCard.objects.all())
+    cards = list(DungeonCard.objects.filter(official=True)) + list(
+        DungeonCard.objects.filter(official=False, name__in=list(custom))
+    )
     if not cards:
         return [copy.deepcopy(d) for d in official_dungeon_dicts()]
     cards.sort(
@@ -267,13 +269,16 @@ def create_game(
     deck_name: str = "",
     deck: list[str] | None = None,
     scenario: ScenarioStart | None = None,
+    custom_dungeons: list[str] | tuple[str, ...] = (),
 ) -> Game:
-    """An open game with the host seated; the second player joins by the invite link."""
+    """An open game with the host seated; the second player joins by the invite link. The
+    dungeons it may use (the official ones plus `custom_dungeons`) are copied now."""
     with transaction.atomic():
         game = Game.objects.create(
             created_by=player,
             scenario_name=scenario.name if scenario else "",
             scenario_text=scenario.text if scenario else "",
+            dungeons=dungeon_dicts_in_play(custom_dungeons),
         )
         Seat.objects.create(
             game=game,
@@ -353,7 +358,7 @@ def _start(game: Game) -> Engine:
         "players": names,
         "seed": secrets.randbits(31),
         "decks": {name: list(seat.deck) for seat, name in zip(seats, names, strict=True)},
-        "dungeons": dungeon_dicts_in_play(),
+        "dungeons": game.dungeons or dungeon_dicts_in_play(),
         "position": None,
     }
     if game.is_scenario:
@@ -581,11 +586,14 @@ def rematch(game_id: int, player: Player | None) -> Game:
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
             return existing
+        official = {d["name"] for d in official_dungeon_dicts()}
+        allowed = [d["name"] for d in old.dungeons if d["name"] not in official]
         new = Game.objects.create(
             created_by=player,
             rematch_of=old,
             scenario_name=old.scenario_name,
             scenario_text=old.scenario_text,
+            dungeons=dungeon_dicts_in_play(allowed),  # as they are now: a new game
         )
         for seat in old.seats.order_by("position"):
             Seat.objects.create(

@@ -186,11 +186,18 @@ def create_game(request: HttpRequest) -> HttpResponse:
             except services.ActionRefused as e:
                 form.add_error("scenario", e.message)
             else:
-                game = services.create_game(player, scenario=scenario)
+                game = services.create_game(
+                    player, scenario=scenario, custom_dungeons=data.get("custom_dungeons", [])
+                )
                 return redirect(game)
         else:
             _remember_import(player, form)
-            game = services.create_game(player, deck_name=data["deck_name"], deck=data["cards"])
+            game = services.create_game(
+                player,
+                deck_name=data["deck_name"],
+                deck=data["cards"],
+                custom_dungeons=data.get("custom_dungeons", []),
+            )
             return redirect(game)
     return render(request, "create.html", {"form": form, "player": player, "decks": STARTER_DECKS})
 
