@@ -170,6 +170,9 @@ LOGGING = {
         "game": {
             "handlers": ["stderr"],
             "level": os.environ.get("VENTURE_LOG_LEVEL", "WARNING").strip().upper() or "WARNING",
-        }
+            "propagate": False,  # daphne gives the root logger a handler too: print once
+        },
+        # Django prints a server error's traceback only with DEBUG on; a server must say too.
+        "django.request": {"handlers": ["stderr"], "level": "ERROR"},
     },
 }

@@ -1,0 +1,65 @@
+"""Venture as it runs at scale: PostgreSQL + Redis (started when they are down, as .ci/run
+does), a database and a Redis prefix of this run's own, and two Daphne processes on it.
+
+The servers are real subprocesses configured only through the environment (DATABASE_URL,
+REDIS_URL, ...), like a deployment. A test is skipped only when PostgreSQL or Redis is missing
+and can't be started, and the reason names which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bench import _servers
+
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "test-artifacts" / "scale"
+
+
+@dataclass
+class Deployment:
+    env: dict[str, str]
+    dbname: str
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Iterator[Deployment]:
+    for ensure in (_servers.ensure_postgres, _servers.ensure_redis):
+        reason = ensure()
+        if reason is not None:
+            pytest.skip(reason)
+    dbname = _servers.unique_name("venture_scale")
+    url = _servers.create_database(dbname)
+    try:
+        env = _servers.server_env(
+            url,
+            _servers.redis_url(0),
+            _servers.unique_name("venture_scale"),
+            # INFO: a line for each full replay of a game's log, DEBUG: each catch-up.
+            VENTURE_LOG_LEVEL="DEBUG",
+        )
+        _servers.manage(env, "migrate", "--noinput")
+        yield Deployment(env, dbname)
+    finally:
+        _servers.drop_database(dbname)
+
+
+@pytest.fixture
+def two_servers(deployment: Deployment, request) -> Iterator[list[_servers.Daphne]]:
+    """Two Daphne processes on the shared database and channel layer; their output is kept in
+    test-artifacts/scale/<test>-<n>.log."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    servers = []
+    try:
+        for n in (1, 2):
+            log = LOGS / f"{request.node.name}-{n}.log"
+            log.unlink(missing_ok=True)
+            servers.append(_servers.Daphne(deployment.env, log).start())
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
