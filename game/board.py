@@ -78,7 +78,6 @@ WAITING_TEXT = {
     "cast_free": "is choosing a card to cast",
     "order_triggers": "is ordering triggered abilities",
 }
-PUBLIC_CHOICES = {"choose_dungeon", "choose_room"}
 _CITATION = re.compile(
     r"^(?P<text>.*?) \((?P<rule>(?:CR |AFR|Release|Undercity|CLB|Rulings?)[^()]*)\)$"
 )
@@ -256,10 +255,12 @@ def _snapshot(engine: Engine, me: str | None) -> Snapshot:
     view = engine.view_for(me)
     d = engine.pending
     prompt = _prompt(d) if d is not None and me is not None and d.player == me else None
+    # The other seat's dungeon and room choices are public; view_for gives their options.
+    theirs = view["pending"]
     public = None
-    if d is not None and d.player != me and d.kind in PUBLIC_CHOICES:
-        public = {"player": d.player, "kind": d.kind, "labels": [o.label for o in d.options]}
-    hand_ids = [o.id for o in engine.state.player(me).hand] if me is not None else []
+    if theirs and theirs["player"] != me and "options" in theirs:
+        public = {"player": theirs["player"], "kind": theirs["kind"], "labels": theirs["options"]}
+    hand_ids = view["players"][me]["hand_ids"] if me is not None else []
     return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids)
 
 
