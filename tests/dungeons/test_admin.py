@@ -12,42 +12,13 @@ from django.contrib.auth.models import Permission, User
 
 from dungeons.models import DungeonCard, DungeonRevision
 from dungeons.steps import ALL_PARAMS, step_to_fields
+from tests.dungeon_samples import cellar
 
 pytestmark = pytest.mark.django_db
 
 ADD_URL = "/admin/dungeons/dungeoncard/add/"
 
-CELLAR = {
-    "name": "Test Cellar",
-    "rooms": [
-        {
-            "name": "Stairs",
-            "text": "Scry 1.",
-            "leads_to": ["Left", "Right"],
-            "effect": [{"op": "scry", "amount": 1}],
-        },
-        {
-            "name": "Left",
-            "text": "You gain 2 life.",
-            "leads_to": ["Vault"],
-            "effect": [{"op": "gain_life", "who": "you", "amount": 2}],
-        },
-        {
-            "name": "Right",
-            "text": "Put a +1/+1 counter on target creature.",
-            "leads_to": ["Vault"],
-            "effect": [
-                {"op": "add_counters", "target": "creature", "counter": "+1/+1", "amount": 1}
-            ],
-        },
-        {
-            "name": "Vault",
-            "text": "Create a Treasure token.",
-            "leads_to": [],
-            "effect": [{"op": "create_token", "token": "Treasure"}],
-        },
-    ],
-}
+CELLAR = cellar()
 
 
 def post_data(dungeon: dict, card: DungeonCard | None = None) -> dict[str, str]:

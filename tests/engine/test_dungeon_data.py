@@ -10,6 +10,7 @@ import pytest
 
 from dungeons.official import official_dungeon_dicts, official_dungeons
 from game.engine.dungeon import DungeonError, dungeon_from_dict, validate_dungeon_dict
+from tests.dungeon_samples import cellar
 
 # rules.md §2.3-2.6: room -> rooms it leads to, in printed order (top room first).
 PRINTED_ARROWS = {
@@ -87,35 +88,7 @@ def test_printed_text_and_subtype():
 
 
 def _small() -> dict:
-    return {
-        "name": "Test Cellar",
-        "rooms": [
-            {
-                "name": "Stairs",
-                "text": "Scry 1.",
-                "leads_to": ["Left", "Right"],
-                "effect": [{"op": "scry", "amount": 1}],
-            },
-            {
-                "name": "Left",
-                "text": "You gain 1 life.",
-                "leads_to": ["Vault"],
-                "effect": [{"op": "gain_life", "who": "you", "amount": 1}],
-            },
-            {
-                "name": "Right",
-                "text": "Draw a card.",
-                "leads_to": ["Vault"],
-                "effect": [{"op": "draw", "amount": 1}],
-            },
-            {
-                "name": "Vault",
-                "text": "Create a Treasure token.",
-                "leads_to": [],
-                "effect": [{"op": "create_token", "token": "Treasure"}],
-            },
-        ],
-    }
+    return cellar()
 
 
 def _broken(change) -> list[str]:
