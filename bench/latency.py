@@ -1,0 +1,520 @@
+"""Action latency over real websockets, against a bare Channels echo in the same run.
+
+    .venv/bin/python bench/latency.py [--games 50] [--pace 2] [--duration 60] [--scale]
+
+Starts its own servers on free ports of 127.0.0.1 and its own database, then plays `--games`
+games at once with bots over real websockets, as two browsers per game would:
+
+- embedded (default): one Daphne process, SQLite (WAL) in a temporary folder, the in-memory
+  channel layer: Venture as `make run` serves it;
+- `--scale`: PostgreSQL + Redis (started when they are down) and two Daphne processes; the two
+  players of a game are on different processes, as behind a load balancer without sticky
+  sessions.
+
+Each bot answers whatever its page offers, choosing uniformly among the options, after a think
+time drawn uniformly from [pace/2, 3*pace/2] (`--pace 2`: an answer every 1-3 s, a person's pace;
+`--pace 0`: at once). The latency of an action runs from sending it until both players' sockets
+have shown the new version. A game that ends is replaced by a new one between the same players.
+
+The baseline: pairs of sockets on `bench.asgi`'s echo route, on the same processes (one socket
+of a pair on each process with --scale), sending at the same pace; a message goes through the
+channel layer group back to both sockets, the path of an action without the game.
+
+Some games start from a log already `--long-at` answers long (`--long-fraction`), so that the
+cost of an action late in a game (answers 500-599) can be set against an early one (10-109).
+`replay_1000_ms` times rebuilding a game from a 1000-answer log in the database
+(services.replay_game: the whole cost of a cache miss), with the servers idle.
+
+Progress goes to stderr; the last line is a JSON object: games, actions, p50_ms, p99_ms,
+echo_p50_ms, echo_p99_ms, ratio_p50, ratio_p99, errors and more (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import _servers  # noqa: E402
+from bench._client import Outcome, Seat, Table  # noqa: E402
+
+EARLY = (10, 110)  # versions of "an early action" (answer 10 on) ...
+LATE = (500, 600)  # ... and of "a late action" (answer 500 on)
+
+
+def log(message: str) -> None:
+    print(f"[latency {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def quantile(values: list[float], q: float) -> float | None:
+    """The q-quantile by linear interpolation (None without values)."""
+    if not values:
+        return None
+    xs = sorted(values)
+    pos = q * (len(xs) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 2)
+
+
+# the database side: players, sessions and games, made in this process ---------------------------
+class World:
+    """Players with sessions and started games, written straight into the servers' database
+    (this process runs Django with the servers' settings)."""
+
+    DECKS = ("Varis (green-white)", "Crawlers (black-red-blue)", "The initiative (white-black)")
+
+    def __init__(self, seed: int) -> None:
+        from game import services
+        from game.decks import STARTER_DECKS
+
+        self.services = services
+        self.decks = STARTER_DECKS
+        self.rng = random.Random(seed)
+        self.players = 0
+
+    def player(self) -> tuple[Any, str]:
+        """A new guest player and the Cookie header of a logged-in session."""
+        from django.conf import settings
+        from django.contrib.auth import (
+            BACKEND_SESSION_KEY,
+            HASH_SESSION_KEY,
+            SESSION_KEY,
+            get_user_model,
+        )
+        from django.contrib.sessions.backends.db import SessionStore
+
+        from game.models import Player
+
+        self.players += 1
+        user = get_user_model().objects.create_user(username=f"bot-{self.players}")
+        user.set_unusable_password()
+        user.save()
+        player = Player.objects.create(user=user, display_name=f"Bot {self.players}", is_guest=True)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        # A browser also carries the CSRF cookie; the server then puts a token in every form.
+        csrf = "".join(self.rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(32))
+        return player, (
+            f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
+            f"{settings.CSRF_COOKIE_NAME}={csrf}"
+        )
+
+    def game(self, host: Any, guest: Any, *, played: int = 0) -> tuple[str, int]:
+        """A started game between `host` and `guest`; with `played`, its log is first filled
+        with that many random answers (a game well under way). Returns (code, version)."""
+        from game.models import Game
+
+        for _ in range(20):
+            a, b = self.rng.sample(self.DECKS, 2)
+            game = self.services.create_game(host, deck_name=a, deck=list(self.decks[a]))
+            self.services.join_game(game.pk, guest, deck_name=b, deck=list(self.decks[b]))
+            game = Game.objects.get(pk=game.pk)
+            if not played or self._play(game, played):
+                return game.code, Game.objects.get(pk=game.pk).version
+        raise RuntimeError(f"no random game lasted {played} answers in 20 tries")
+
+    def _play(self, game: Any, answers: int) -> bool:
+        """Random answers until the log holds `answers`, stored as the servers would store
+        them; False if the game ended first (or would end within 150 answers)."""
+        from django.db import transaction
+
+        from game.engine.bot import random_answer
+        from game.engine.decisions import IllegalAnswer
+        from game.engine.game import replay
+        from game.models import GameAction
+
+        with self.services.reading(game) as cached:
+            engine = replay(cached.setup, cached.answers)
+        start = len(engine.answers)
+        while len(engine.answers) < answers and engine.pending is not None:
+            d = engine.pending
+            try:
+                engine.answer(d.player, random_answer(d, self.rng))
+            except IllegalAnswer:
+                engine.answer(d.player, [] if d.multi else d.options[0].id)
+        if engine.pending is None:
+            return False
+        # Will it last? A throwaway copy plays on; a game that ends at once is no "late" game.
+        probe = replay(engine.setup, engine.answers)
+        rng = random.Random(self.rng.random())
+        for _ in range(150):
+            d = probe.pending
+            if d is None:
+                return False
+            try:
+                probe.answer(d.player, random_answer(d, rng))
+            except IllegalAnswer:
+                probe.answer(d.player, [] if d.multi else d.options[0].id)
+        seats = {s.engine_name: s for s in game.seats.all()}
+        with transaction.atomic():
+            GameAction.objects.bulk_create(
+                GameAction(game=game, index=i, seat=seats[who], answer=answer)
+                for i, (who, answer) in enumerate(engine.answers[start:], start)
+            )
+            game.version = len(engine.answers)
+            game.turn = engine.state.turn
+            game.deciding = engine.pending.player
+            game.save(update_fields=["version", "turn", "deciding"])
+        self.services.clear_engine_cache()
+        return True
+
+    def replay_ms(self, answers: int = 1000, repeat: int = 5) -> tuple[float, int]:
+        """Median time to rebuild a game from a log of about `answers` answers in the
+        database (the cost of a cache miss), normalised to exactly `answers`."""
+        from game.models import Game
+
+        host, _ = self.player()
+        guest, _ = self.player()
+        code, version = self.game(host, guest, played=answers)
+        game = Game.objects.get(code=code)
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            self.services.replay_game(game)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * answers / version * 1000, version
+
+
+# the run ----------------------------------------------------------------------------------------
+@dataclass
+class Sample:
+    at: float  # seconds since the measurement started
+    version: int  # the game's version the action was made on
+    latency: float
+
+
+@dataclass
+class Results:
+    actions: list[Sample] = field(default_factory=list)
+    echoes: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    bot_refusals: int = 0  # random multi-selects the rules refused (retried with the fewest)
+    games_finished: int = 0
+
+
+class Run:
+    def __init__(self, args: argparse.Namespace, servers: list[_servers.Daphne], world: World):
+        self.args = args
+        self.servers = servers
+        self.world = world
+        self.rng = random.Random(args.seed)
+        self.results = Results()
+        self.measuring_since: float | None = None
+        self.stopping = False
+        self.db = asyncio.Semaphore(1)  # the ORM of this process, one call at a time
+
+    def recording(self) -> bool:
+        return self.measuring_since is not None and not self.stopping
+
+    def think(self) -> float:
+        pace = self.args.pace
+        return self.rng.uniform(pace / 2, pace * 3 / 2) if pace > 0 else 0.0
+
+    async def orm(self, fn, *args, **kwargs):  # noqa: ANN001, ANN201
+        async with self.db:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+
+    def seat(self, n: int, game: int, code: str, cookie: str, name: str) -> Seat:
+        server = self.servers[(game + n) % len(self.servers)]
+        return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, cookie, name=name)
+
+    async def table_loop(self, n: int, players: list[tuple[Any, str]], long: bool) -> None:
+        rng = random.Random(self.rng.random())
+        while not self.stopping:
+            played = self.args.long_at if long else 0
+            code, _ = await self.orm(self.world.game, players[0][0], players[1][0], played=played)
+            seats = [
+                self.seat(i, n, code, cookie, player.display_name)
+                for i, (player, cookie) in enumerate(players)
+            ]
+            try:
+                for s in seats:
+                    await s.connect(timeout=60)
+            except Exception as e:  # noqa: BLE001
+                self.results.errors.append(f"game {n}: connect failed: {e!r}")
+                await asyncio.sleep(1)
+                continue
+            table = Table(seats, rng, timeout=self.args.timeout)
+            try:
+                await self.play(table)
+            finally:
+                for s in seats:
+                    await s.close()
+            if table.over:
+                self.results.games_finished += 1
+
+    async def play(self, table: Table) -> None:
+        while not self.stopping:
+            pending = await table.next_choice(timeout=self.args.timeout)
+            if pending is None:
+                if not table.over and self.recording():
+                    closed = [s.name for s in table.seats if s.closed]
+                    self.results.errors.append(
+                        f"nothing offered (closed: {closed})" if closed else "nothing offered"
+                    )
+                return
+            seat, choice = pending
+            await asyncio.sleep(self.think())
+            if self.stopping:
+                return
+            outcome: Outcome = await table.answer(seat, choice)
+            if not self.recording():
+                if outcome.error:
+                    return
+                continue
+            if outcome.latency is not None:
+                assert self.measuring_since is not None
+                at = time.monotonic() - self.measuring_since
+                self.results.actions.append(Sample(at, outcome.version, outcome.latency))
+            elif outcome.refused and choice.kind == "multi":
+                self.results.bot_refusals += 1
+            else:
+                self.results.errors.append(outcome.refused or outcome.error)
+                if outcome.error:
+                    return
+
+    async def echo_loop(self, n: int) -> None:
+        """Two sockets of one echo pair; one sends, both must get it back."""
+        seats = []
+        for i in range(2):
+            server = self.servers[(n + i) % len(self.servers)]
+            seats.append(Seat(f"{server.ws_base}/ws/echo/pair{n}/", server.base))
+        got: list[dict[str, float]] = [{}, {}]
+
+        async def read(i: int) -> None:
+            assert seats[i].ws is not None
+            async for frame in seats[i].ws:
+                got[i][frame] = time.monotonic()
+                event.set()
+
+        event = asyncio.Event()
+        from websockets.asyncio.client import connect
+
+        for s in seats:
+            s.ws = await connect(s.url, origin=s.origin, compression=None, ping_interval=None)
+        readers = [asyncio.create_task(read(i)) for i in range(2)]
+        seq = 0
+        try:
+            while not self.stopping:
+                await asyncio.sleep(self.think())
+                seq += 1
+                text = f"{n}:{seq}"
+                sent = time.monotonic()
+                await seats[seq % 2].ws.send(text)
+                deadline = sent + self.args.timeout
+                while not all(text in g for g in got) and time.monotonic() < deadline:
+                    event.clear()
+                    try:
+                        await asyncio.wait_for(event.wait(), deadline - time.monotonic())
+                    except TimeoutError:
+                        break
+                if not all(text in g for g in got):
+                    if self.recording():
+                        self.results.errors.append(f"echo {n}: no echo in time")
+                    continue
+                if self.recording():
+                    self.results.echoes.append(max(g.pop(text) for g in got) - sent)
+                else:
+                    for g in got:
+                        g.pop(text, None)
+        finally:
+            for s in seats:
+                await s.ws.close()
+            for r in readers:
+                r.cancel()
+
+    async def main(self) -> None:
+        args = self.args
+        players = []
+        for _ in range(args.games):
+            pair = [await self.orm(self.world.player) for _ in range(2)]
+            players.append(pair)
+        n_long = round(args.games * args.long_fraction)
+        log(
+            f"{args.games} tables ({n_long} starting at answer {args.long_at}), echo pairs: "
+            f"{args.echo_pairs}"
+        )
+        tasks = [
+            asyncio.create_task(self.table_loop(i, players[i], long=i < n_long))
+            for i in range(args.games)
+        ]
+        tasks += [asyncio.create_task(self.echo_loop(i)) for i in range(args.echo_pairs)]
+        await asyncio.sleep(args.warmup)
+        log(f"measuring for {args.duration:.0f} s")
+        self.measuring_since = time.monotonic()
+        cpu_before = cpu_seconds(self.servers)
+        await asyncio.sleep(args.duration)
+        self.cpu = {k: v - cpu_before.get(k, 0.0) for k, v in cpu_seconds(self.servers).items()}
+        self.stopping = True
+        log("stopping")
+        done, pending = await asyncio.wait(tasks, timeout=args.timeout + 10)
+        for t in pending:
+            t.cancel()
+        for t in done:
+            if t.exception() is not None:
+                self.results.errors.append(f"bot crashed: {t.exception()!r}")
+
+
+def cpu_seconds(servers: list[_servers.Daphne]) -> dict[str, float]:
+    """CPU time used so far by each server process and by this one (the bots)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for i, s in enumerate(servers):
+        try:
+            fields = Path(f"/proc/{s.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            out[f"server{i + 1}"] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, AttributeError, IndexError):
+            pass
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["bots"] = usage.ru_utime + usage.ru_stime
+    return out
+
+
+def summary(args: argparse.Namespace, run: Run, replay: tuple[float, int]) -> dict[str, Any]:
+    r = run.results
+    lat = [s.latency for s in r.actions]
+    early = [s.latency for s in r.actions if EARLY[0] <= s.version < EARLY[1]]
+    late = [s.latency for s in r.actions if LATE[0] <= s.version < LATE[1]]
+    p50, p99 = quantile(lat, 0.5), quantile(lat, 0.99)
+    e50, e99 = quantile(r.echoes, 0.5), quantile(r.echoes, 0.99)
+    p99_early, p99_late = quantile(early, 0.99), quantile(late, 0.99)
+    return {
+        "mode": "scale" if args.scale else "embedded",
+        "processes": 2 if args.scale else 1,
+        "pace_s": args.pace,
+        "duration_s": args.duration,
+        "games": args.games,
+        "actions": len(lat),
+        "actions_per_s": round(len(lat) / args.duration, 2),
+        "p50_ms": ms(p50),
+        "p90_ms": ms(quantile(lat, 0.9)),
+        "p99_ms": ms(p99),
+        "max_ms": ms(max(lat) if lat else None),
+        "echo_samples": len(r.echoes),
+        "echo_p50_ms": ms(e50),
+        "echo_p99_ms": ms(e99),
+        "ratio_p50": round(p50 / e50, 2) if p50 and e50 else None,
+        "ratio_p99": round(p99 / e99, 2) if p99 and e99 else None,
+        "early_actions": len(early),
+        "late_actions": len(late),
+        "p99_early_ms": ms(p99_early),
+        "p99_late_ms": ms(p99_late),
+        "ratio_late_early_p99": round(p99_late / p99_early, 2) if p99_late and p99_early else None,
+        "replay_1000_ms": round(replay[0], 1),
+        "games_finished": r.games_finished,
+        "bot_refusals": r.bot_refusals,
+        "cpu_s": {k: round(v, 1) for k, v in getattr(run, "cpu", {}).items()},
+        "errors": len(r.errors),
+    }
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    p.add_argument(
+        "--pace", type=float, default=2.0, help="mean think time in s (default 2: 1-3 s)"
+    )
+    p.add_argument("--scale", action="store_true", help="PostgreSQL + Redis + two Daphnes")
+    p.add_argument("--duration", type=float, default=60, help="measured seconds (default 60)")
+    p.add_argument("--warmup", type=float, default=5, help="seconds before measuring")
+    p.add_argument("--long-fraction", type=float, default=0.5, help="games starting long")
+    p.add_argument("--long-at", type=int, default=500, help="their log's length (default 500)")
+    p.add_argument("--echo-pairs", type=int, default=None, help="default max(5, games/4)")
+    p.add_argument("--timeout", type=float, default=15, help="seconds an update may take")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--samples", type=Path, help="write every latency to this JSON file")
+    p.add_argument("--keep", type=Path, help="keep the servers' logs in this folder")
+    args = p.parse_args(argv)
+    if args.echo_pairs is None:
+        args.echo_pairs = max(5, args.games // 4)
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="venture-latency-"))
+    logs = args.keep or work
+    dbname = None
+    if args.scale:
+        for ensure in (_servers.ensure_postgres, _servers.ensure_redis):
+            reason = ensure()
+            if reason is not None:
+                sys.exit(f"--scale needs PostgreSQL and Redis: {reason}")
+        dbname = _servers.unique_name("venture_latency")
+        env = _servers.server_env(
+            _servers.create_database(dbname),
+            _servers.redis_url(0),
+            _servers.unique_name("venture_latency"),
+        )
+    else:
+        env = _servers.server_env(f"sqlite:///{work / 'venture.sqlite3'}")
+    servers: list[_servers.Daphne] = []
+    try:
+        log(f"migrating ({'PostgreSQL' if args.scale else 'SQLite'})")
+        _servers.manage(env, "migrate", "--noinput")
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        world = World(args.seed)
+        for i in range(2 if args.scale else 1):
+            servers.append(
+                _servers.Daphne(env, logs / f"daphne-{i + 1}.log", app="bench.asgi:application")
+            )
+            servers[-1].start()
+        log(f"servers: {', '.join(s.base for s in servers)}")
+        run = Run(args, servers, world)
+        asyncio.run(run.main())
+        for s in servers:
+            s.stop()
+        replay = world.replay_ms()
+        result = summary(args, run, replay)
+        for e in run.results.errors[:10]:
+            log(f"error: {e}")
+        if args.samples:
+            args.samples.write_text(
+                json.dumps(
+                    {
+                        "result": result,
+                        "actions": [
+                            [round(s.at, 3), s.version, s.latency] for s in run.results.actions
+                        ],
+                        "echoes": run.results.echoes,
+                    }
+                )
+            )
+        print(json.dumps(result), flush=True)
+        return result
+    finally:
+        for s in servers:
+            s.stop()
+        if dbname:
+            from django.db import connections
+
+            connections.close_all()
+            _servers.drop_database(dbname)
+
+
+if __name__ == "__main__":
+    main()
