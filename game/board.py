@@ -13,11 +13,13 @@ partials inside the whole page.
 
 from __future__ import annotations
 
+import math
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 
@@ -148,6 +150,27 @@ def new_action_id() -> str:
     return secrets.token_hex(8)
 
 
+class FreshActionId:
+    """`{{ action_id }}` in a form: a new id each time it is rendered, so every form on the page
+    carries its own. The server applies an id once (game.services), so a double click or a
+    resent message is refused, while two different forms never collide."""
+
+    def __str__(self) -> str:
+        return new_action_id()
+
+
+def clock_text(ms: int | None) -> str:
+    """A chess clock's face: "4:59", "1:02:03", "0:09.5" in the last ten seconds."""
+    if ms is None:
+        return ""
+    if ms < 10_000:
+        return f"0:{ms / 1000:04.1f}"
+    seconds = math.ceil(ms / 1000)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
 def _permanent(p: dict[str, Any], actions: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     info = card_info(p["name"])
     out = dict(p)
@@ -269,8 +292,11 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
     `base_url` ("http://host:port") makes the invite link absolute."""
     seats = list(game.seats.select_related("player").order_by("position"))
     online = services.online_seat_ids(game)
+    timing = services.timings(game, seats)
     for seat in seats:
         seat.connected = seat.pk in online
+        seat.timing = timing[seat.pk]
+        seat.clock_text = clock_text(seat.timing.clock_ms)
     my_seat = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     ctx: dict[str, Any] = {
         "game": game,
@@ -282,6 +308,8 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         "ws_url": f"/ws/game/{game.code}/",
         "act_url": reverse("game_act", args=[game.code]),
         "invite_link": base_url + reverse("game", args=[game.code]),
+        "watch_link": base_url + reverse("watch_game", args=[game.code]),
+        "wake_in": None,
     }
     if game.status == Game.OPEN or game.setup is None:
         ctx["waiting_for_opponent"] = True
@@ -291,7 +319,8 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         snap = _snapshot(engine, me)
     view = snap.view
     ctx["version"] = view["version"]
-    ctx["action_id"] = new_action_id()
+    ctx["action_id"] = FreshActionId()
+    ctx["absent"], ctx["wake_in"] = _absence_and_wake_up(game, seats, my_seat)
     ctx["turn"] = {
         **view["turn"],
         "step_label": STEP_LABELS.get(view["turn"]["step"], view["turn"]["step"]),
@@ -418,12 +447,44 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         rematch = Game.objects.filter(rematch_of=game).first()
         ctx["over"] = {
             "headline": headline,
-            "reason": view["end_reason"] or game.end_reason,
+            "reason": game.end_reason or view["end_reason"],  # a time loss: the game says why
             "you_won": my_seat is not None and winner == my_seat.engine_name,
             "you_lost": my_seat is not None and winner not in (None, "draw", my_seat.engine_name),
             "rematch": rematch,
         }
     return ctx
+
+
+def _absence_and_wake_up(
+    game: Game, seats: list[Seat], my_seat: Seat | None
+) -> tuple[dict[str, Any] | None, float | None]:
+    """The notice of a player who left (a countdown, then the claim for the one present), and
+    in how many seconds this page must be redrawn by the server (a countdown ends, a clock
+    reaches zero), or None."""
+    if game.status != Game.ACTIVE:
+        return None, None
+    grace = settings.VENTURE_ABSENCE_GRACE_SECONDS
+    wakes: list[float] = []
+    absent = None
+    for seat in seats:
+        t = seat.timing
+        if t.clock_running and t.clock_ms is not None:
+            wakes.append(t.clock_ms / 1000 + 0.05)
+        if t.absent_since is None or seat == my_seat:
+            continue
+        if t.absent_seconds < grace:
+            wakes.append(grace - t.absent_seconds + 0.05)
+            continue
+        left = t.claimable_in or 0.0
+        if left > 0:
+            wakes.append(left + 0.05)
+        absent = {
+            "seat": seat,
+            "ms": int(left * 1000),
+            "text": clock_text(int(left * 1000)),
+            "claimable": left <= 0 and my_seat is not None,
+        }
+    return absent, (min(wakes) if wakes else None)
 
 
 def render_board(
@@ -433,14 +494,23 @@ def render_board(
     whole: bool,
     csrf_token: str | None = None,
     base_url: str = "",
-) -> tuple[str | None, dict[str, str]]:
-    """The board for `viewer` alone: (the whole board, when asked for or while the game waits for
-    its second player; each live partial by name, once the game has started). `csrf_token` is
-    the viewer's CSRF cookie, so plain-POST forms (rematch, cancel) in fragments work too."""
+) -> Rendered:
+    """The board for `viewer` alone (`Rendered`). `csrf_token` is the viewer's CSRF cookie, so
+    plain-POST forms (rematch, cancel) in fragments work too."""
     ctx = board_context(game, viewer, base_url=base_url)
     if csrf_token:
         ctx["csrf_token"] = csrf_token
     if ctx.get("waiting_for_opponent"):
-        return render_to_string("game/game.html#board", ctx), {}
+        return Rendered(render_to_string("game/game.html#board", ctx), {}, None)
     fragments = {name: render_to_string(f"game/game.html#{name}", ctx) for name in FRAGMENTS}
-    return (render_to_string("game/game.html#board", ctx) if whole else None), fragments
+    whole_board = render_to_string("game/game.html#board", ctx) if whole else None
+    return Rendered(whole_board, fragments, ctx["wake_in"])
+
+
+class Rendered(NamedTuple):
+    """One viewer's board: the whole of it (when asked for, or while the game waits for its
+    second player), each live partial by name, and when the server must redraw it (seconds)."""
+
+    board: str | None
+    fragments: dict[str, str]
+    wake_in: float | None

@@ -8,6 +8,17 @@ rendered hand ever travels through the channel layer.
 
 Each partial is sent only when it differs from what this connection last received (the random
 action ids inside forms don't count as a difference), and all of them on (re)connect.
+
+Everything a socket sends is untrusted (docs/security.md): a message must be text, at most
+VENTURE_WS_MAX_MESSAGE_BYTES, a JSON object of known fields; each connection may send
+VENTURE_WS_RATE_PER_SECOND messages a second (bursts of VENTURE_WS_BURST). Whatever is refused
+is answered with a sentence in #flash and changes nothing; the connection stays open.
+
+The watch URL (`/ws/game/<code>/watch/`) always serves the spectator's view: both boards, no
+hand, no prompt, and nothing it sends can act.
+
+A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends,
+or the deciding player's chess clock reaches zero (then the time loss is recorded first).
 """
 
 from __future__ import annotations
@@ -16,6 +27,7 @@ import asyncio
 import json
 import logging
 import re
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -40,15 +52,47 @@ def _same(a: str | None, b: str) -> bool:
     return a is not None and _ACTION_ID.sub("", a) == _ACTION_ID.sub("", b)
 
 
+class RateLimit:
+    """A token bucket: `burst` messages at once, refilled at `per_second`."""
+
+    def __init__(self, per_second: float, burst: float) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+        self.warned_at = -1e9
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.at) * self.per_second)
+        self.at = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def should_warn(self) -> bool:
+        """Say "slow down" at most once a second, so a flood is not answered by a flood."""
+        t = time.monotonic()
+        if t - self.warned_at >= 1.0:
+            self.warned_at = t
+            return True
+        return False
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
     group: str
     seat_id: int | None = None
     player: Player | None = None
     waiting = False
+    watching = False  # the watch URL: a spectator's view whoever is logged in
+    wake: asyncio.TimerHandle | None = None
 
     async def connect(self) -> None:
-        code = self.scope["url_route"]["kwargs"]["code"]
+        kwargs = self.scope["url_route"]["kwargs"]
+        code = kwargs["code"]
+        self.watching = bool(kwargs.get("watch"))
         found = await self._find(code, self.scope.get("user"))
         if found is None:
             # Accept, say why, close: a close before the handshake would make the browser retry.
@@ -57,8 +101,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=NO_SUCH_GAME)
             return
         self.game_id, self.group, self.player = found
+        if self.watching:
+            self.player = None
         self.sent: dict[str, str] = {}
         self.send_lock = asyncio.Lock()
+        self.rate = RateLimit(settings.VENTURE_WS_RATE_PER_SECOND, settings.VENTURE_WS_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         seat = await database_sync_to_async(services.viewer_connected)(
@@ -90,14 +137,29 @@ class GameConsumer(AsyncWebsocketConsumer):
         task = getattr(self, "heartbeat", None)
         if task is not None:
             task.cancel()
+        if self.wake is not None:
+            self.wake.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat_id is not None:
             await database_sync_to_async(services.viewer_disconnected)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.rate.allow():
+            if self.rate.should_warn():
+                await self.flash(
+                    "Too many messages: slow down. What you sent just now was not applied."
+                )
+            return
+        if text_data is None:
+            await self.flash("That message was not understood (send text: a JSON object).")
+            return
+        limit = settings.VENTURE_WS_MAX_MESSAGE_BYTES
+        if len(text_data) > limit:  # characters: at least as many bytes, so never too lenient
+            await self.flash(f"That message is too large (at most {limit} bytes); not applied.")
+            return
         try:
-            data = json.loads(text_data or "")
-        except ValueError:
+            data = json.loads(text_data)
+        except (ValueError, RecursionError):
             await self.flash("That message was not understood (it is not JSON).")
             return
         try:
@@ -109,8 +171,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(perform)(self.game_id, self.player, action)
         except services.ActionRefused as e:
             await self.flash(e.message)
-            # A stale view gets the current one straight away.
-            if e.code in ("stale", "repeat"):
+            # A view that is behind gets the current one straight away.
+            if e.code in ("stale", "repeat", "already_answered", "over"):
                 await self.send_board()
         except Exception:
             log.exception("action %r on game %s failed", action, self.game_id)
@@ -133,7 +195,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_board(self) -> None:
         whole = not self.sent or self.waiting
-        board_html, fragments = await self._render(whole)
+        board_html, fragments, wake_in = await self._render(whole)
+        self._wake_in(wake_in)
         if not fragments:  # still waiting for the second player
             if self.sent.get("board") != board_html:
                 self.sent = {"board": board_html or ""}
@@ -153,6 +216,31 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def flash(self, message: str) -> None:
         await self.send(text_data=flash_html(message))
 
+    # time -----------------------------------------------------------------------------------------
+    def _wake_in(self, seconds: float | None) -> None:
+        """Redraw in `seconds` (the last render said when time alone changes this page)."""
+        if self.wake is not None:
+            self.wake.cancel()
+            self.wake = None
+        if seconds is not None:
+            loop = asyncio.get_running_loop()
+            self.wake = loop.call_later(max(0.0, seconds), self._woken)
+
+    def _woken(self) -> None:
+        self.wake = None
+        asyncio.ensure_future(self.on_time())
+
+    async def on_time(self) -> None:
+        try:
+            # A clock at zero is a loss: recorded (once, whoever's page gets here first), then
+            # every page hears of it; otherwise just this page's countdown changed.
+            if not await database_sync_to_async(services.check_time)(self.game_id):
+                await self.send_board()
+        except Game.DoesNotExist:
+            return
+        except Exception:
+            log.exception("timed redraw of game %s failed", self.game_id)
+
     # database -----------------------------------------------------------------------------------
     @database_sync_to_async
     def _find(self, code: str, user: Any) -> tuple[int, str, Player | None] | None:
@@ -162,7 +250,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return game.pk, game.group_name, services.player_for_user(user)
 
     @database_sync_to_async
-    def _render(self, whole: bool) -> tuple[str | None, dict[str, str]]:
+    def _render(self, whole: bool) -> board.Rendered:
         game = Game.objects.get(pk=self.game_id)
         cookies = self.scope.get("cookies") or {}
         token = cookies.get(settings.CSRF_COOKIE_NAME)
@@ -195,14 +283,21 @@ def flash_html(message: str) -> str:
 
 def perform(game_id: int, player: Player | None, action: Action) -> None:
     """Carry out a parsed action through the services (shared by the socket and plain POSTs)."""
+    common = {"version": action.version, "action_id": action.action_id}
     if action.kind == "answer":
         assert action.answer is not None and action.version is not None
         services.submit_answer(
             game_id, player, action.answer, version=action.version, action_id=action.action_id
         )
     elif action.kind == "concede":
-        services.concede(game_id, player)
+        services.concede(game_id, player, **common)
+    elif action.kind == "claim":
+        services.claim_win(game_id, player, **common)
     elif action.kind == "pace":
         services.set_pace(
-            game_id, player, full_control=action.full_control, pass_until=action.pass_until
+            game_id,
+            player,
+            full_control=action.full_control,
+            pass_until=action.pass_until,
+            **common,
         )

@@ -3,11 +3,13 @@
 An in-game action arrives as flat form fields, from the websocket (htmx's ws extension sends a
 form's fields as a JSON object, plus a `HEADERS` object we ignore) or from a plain POST when
 JavaScript is off. `parse_action` turns either into an `Action` or raises `BadAction` with a
-sentence for the sender.
+sentence for the sender. Input is untrusted: only the known fields, of the expected types and
+sizes, get through (docs/security.md).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,9 +29,21 @@ class BadAction(ValueError):
     pass
 
 
+KINDS = ("answer", "concede", "pace", "claim")
+# Every field a game form sends; htmx's ws extension adds HEADERS (htmx 4: headers), a plain
+# POST adds the CSRF token. Anything else is refused, so a typo or a probe is told, not ignored.
+FIELDS = frozenset(
+    {"action", "version", "action_id", "option", "multi", "full_control", "pass_until"}
+)
+IGNORED = frozenset({"HEADERS", "headers", "csrfmiddlewaretoken"})
+MAX_FIELDS = 120  # an ordering of every card in a hand and more; far beyond a real form
+MAX_OPTION_LENGTH = 100
+_ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 @dataclass
 class Action:
-    kind: str  # "answer", "concede", "pace"
+    kind: str  # one of KINDS
     answer: str | list[str] | None = None
     version: int | None = None
     action_id: str = ""
@@ -49,33 +63,27 @@ def _one(data: Mapping[str, Any], key: str) -> Any:
 
 
 def parse_action(data: Mapping[str, Any]) -> Action:
+    """An `Action` from a form's fields, or `BadAction` naming what is wrong. Every action
+    names the version of the game it was made on and carries the form's action id."""
     if not isinstance(data, Mapping):
-        raise BadAction("An action is a set of form fields.")
+        raise BadAction("An action is a set of form fields (a JSON object).")
+    if len(data) > MAX_FIELDS:
+        raise BadAction(f"Too many fields ({len(data)}); a game form has at most {MAX_FIELDS}.")
+    unknown = sorted(
+        str(k)[:40]
+        for k in data
+        if not isinstance(k, str) or (k not in FIELDS and k not in IGNORED and k[:4] != "pos:")
+    )
+    if unknown:
+        raise BadAction(f"Unknown field(s): {', '.join(unknown[:5])}.")
     kind = _one(data, "action")
+    if kind not in KINDS:
+        shown = repr(kind)[:40] if kind is not None else "none"
+        raise BadAction(f"Unknown action {shown}; actions are {', '.join(KINDS)}.")
+    action = Action(kind, version=_version(data), action_id=_action_id(data))
     if kind == "answer":
-        version = _version(data)
-        action_id = str(_one(data, "action_id") or "")[:64]
-        position_fields = {k: v for k, v in data.items() if str(k).startswith("pos:")}
-        if position_fields:
-            return Action("answer", _ordering(data, position_fields), version, action_id)
-        option = _one(data, "option")
-        if _one(data, "multi") is not None:
-            if option is None:
-                option = []
-            elif isinstance(option, str):
-                option = [option]
-        if option is None:
-            raise BadAction("Choose an option first.")
-        if isinstance(option, list):
-            if not all(isinstance(o, str) for o in option):
-                raise BadAction("Options are named by their ids.")
-        elif not isinstance(option, str):
-            raise BadAction("Options are named by their ids.")
-        return Action("answer", option, version, action_id)
-    if kind == "concede":
-        return Action("concede")
-    if kind == "pace":
-        action = Action("pace")
+        action.answer = _answer(data)
+    elif kind == "pace":
         full_control = _one(data, "full_control")
         if full_control is not None:
             if full_control not in ("on", "off"):
@@ -83,33 +91,64 @@ def parse_action(data: Mapping[str, Any]) -> Action:
             action.full_control = full_control == "on"
         pass_until = _one(data, "pass_until")
         if pass_until is not None:
-            if pass_until not in dict(Seat.PASS_MODES):
-                raise BadAction(f"Unknown pass mode {pass_until!r}.")
+            if not isinstance(pass_until, str) or pass_until not in dict(Seat.PASS_MODES):
+                raise BadAction(f"Unknown pass mode {repr(pass_until)[:40]}.")
             action.pass_until = pass_until
         if action.full_control is None and action.pass_until is None:
             raise BadAction("A pace change names full_control or pass_until.")
-        return action
-    raise BadAction(f"Unknown action {kind!r}; actions are answer, concede and pace.")
+    return action
+
+
+def _answer(data: Mapping[str, Any]) -> str | list[str]:
+    position_fields = [k for k in data if k.startswith("pos:")]
+    if position_fields:
+        return _ordering(data, position_fields)
+    option = _one(data, "option")
+    if _one(data, "multi") is not None:
+        if option is None:
+            option = []
+        elif isinstance(option, str):
+            option = [option]
+    if option is None:
+        raise BadAction("Choose an option first.")
+    options = option if isinstance(option, list) else [option]
+    if not all(isinstance(o, str) and 0 < len(o) <= MAX_OPTION_LENGTH for o in options):
+        raise BadAction("Options are named by their ids.")
+    return option
 
 
 def _version(data: Mapping[str, Any]) -> int:
     raw = _one(data, "version")
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)) or len(str(raw)) > 9:
+        raw = None
     try:
-        return int(raw)
+        version = int(raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
+        version = -1
+    if version < 0:
+        raise BadAction("The action does not say which version of the game it was made on.")
+    return version
+
+
+def _action_id(data: Mapping[str, Any]) -> str:
+    raw = _one(data, "action_id")
+    if not isinstance(raw, str) or not _ACTION_ID.fullmatch(raw):
         raise BadAction(
-            "The action does not say which version of the game it was made on."
-        ) from None
+            "The action has no valid action id (the page's forms carry one); reload the page."
+        )
+    return raw
 
 
-def _ordering(data: Mapping[str, Any], fields: dict[str, Any]) -> list[str]:
+def _ordering(data: Mapping[str, Any], fields: list[str]) -> list[str]:
     """Ordered decisions come as `pos:<option id>` = 1..N (1 = first/top)."""
     ranked = []
     for key in fields:
         value = _one(data, key)
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or len(str(value)) > 4:
+            raise BadAction("Each position is a number.")
         try:
             ranked.append((int(value), key[4:]))
-        except (TypeError, ValueError):
+        except ValueError:
             raise BadAction("Each position is a number.") from None
     positions = [p for p, _ in ranked]
     if len(set(positions)) != len(positions):
@@ -167,6 +206,21 @@ class CreateGameForm(DeckChoiceForm):
         help_text="The three official dungeons (and Undercity, through the initiative) can "
         "always be entered; tick custom dungeons made in the admin to allow them too.",
     )
+    clock_minutes = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=180,
+        initial=0,
+        label="Chess clock: minutes each",
+        help_text="0 for no clock. A player whose time runs out loses.",
+    )
+    clock_increment = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=120,
+        initial=0,
+        label="Seconds added per answer",
+    )
     scenario = forms.FileField(
         required=False,
         label="Or start from a position",
@@ -183,6 +237,12 @@ class CreateGameForm(DeckChoiceForm):
             (name, name)
             for name in DungeonCard.objects.filter(official=False).values_list("name", flat=True)
         ]
+
+    def clock(self) -> dict[str, int]:
+        """The chess clock the game is created with (seconds; 0 = none)."""
+        minutes = self.cleaned_data.get("clock_minutes") or 0
+        increment = self.cleaned_data.get("clock_increment") or 0
+        return {"clock_seconds": minutes * 60, "clock_increment": increment if minutes else 0}
 
     def clean(self) -> dict[str, Any]:
         upload = self.files.get("scenario") if self.files else None

@@ -74,6 +74,11 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, related_name="rematch", on_delete=models.SET_NULL
     )
+    # A chess clock (0 = none): each player's time, and what a player's own answer adds back.
+    # The clock of the player who must decide runs from `clock_since` (game.services).
+    clock_seconds = models.PositiveIntegerField(default=0, help_text="Each player's time.")
+    clock_increment = models.PositiveIntegerField(default=0, help_text="Seconds per answer.")
+    clock_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -92,6 +97,10 @@ class Game(models.Model):
     @property
     def is_scenario(self) -> bool:
         return bool(self.scenario_text)
+
+    @property
+    def has_clock(self) -> bool:
+        return self.clock_seconds > 0
 
 
 class Seat(models.Model):
@@ -117,6 +126,10 @@ class Seat(models.Model):
     pass_until = models.CharField(max_length=12, choices=PASS_MODES, blank=True, default="")
     pass_turn = models.PositiveIntegerField(default=0, help_text="Turn when pass_until was set.")
     pass_stack = models.JSONField(default=list, blank=True, help_text="Stack ids seen meanwhile.")
+    # The chess clock: time left when this seat's clock last stopped (None: the game has none).
+    clock_ms = models.BigIntegerField(null=True, blank=True)
+    # When this seat's last websocket closed (None while connected, or never connected).
+    offline_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position"]
@@ -157,6 +170,8 @@ class GameAction(models.Model):
     answer = models.JSONField(help_text='An option id, a list of ids, or "!concede".')
     auto = models.BooleanField(default=False)
     client_action_id = models.CharField(max_length=64, blank=True, default="")
+    # Why a "!concede" was logged for a player who did not click Concede ("time", "abandoned").
+    note = models.CharField(max_length=20, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -172,6 +187,29 @@ class GameAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.index}: {self.answer}"
+
+
+class ActionReceipt(models.Model):
+    """The client id of every action applied (answers, concessions, pace changes, claims).
+
+    A browser sends a fresh id with every form; the unique constraint makes "applied at most
+    once" a property of the database, whatever number of processes or tabs send it."""
+
+    game = models.ForeignKey(Game, related_name="receipts", on_delete=models.CASCADE)
+    seat = models.ForeignKey(Seat, related_name="receipts", on_delete=models.CASCADE)
+    action_id = models.CharField(max_length=64)
+    kind = models.CharField(max_length=12)
+    version = models.PositiveIntegerField(help_text="The version the action was made on.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "action_id"], name="unique_receipt"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.kind} {self.action_id} at v{self.version}"
 
 
 class CompletedDungeon(models.Model):

@@ -6,4 +6,6 @@ from game.consumers import GameConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/game/<str:code>/", GameConsumer.as_asgi()),
+    # The watch link's socket: a spectator's view even for a seated player.
+    path("ws/game/<str:code>/watch/", GameConsumer.as_asgi(), {"watch": True}),
 ]

@@ -22,18 +22,20 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import math
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from dungeons.official import official_dungeon_dicts
@@ -45,7 +47,15 @@ from game.engine.position import PositionError
 from game.engine.priority import nothing_to_do_but_pass
 from game.scenario.loader import Scenario, ScenarioError, parse_scenario
 
-from .models import CompletedDungeon, Connection, Game, GameAction, Player, Seat
+from .models import (
+    ActionReceipt,
+    CompletedDungeon,
+    Connection,
+    Game,
+    GameAction,
+    Player,
+    Seat,
+)
 
 log = logging.getLogger(__name__)
 
@@ -270,15 +280,20 @@ def create_game(
     deck: list[str] | None = None,
     scenario: ScenarioStart | None = None,
     custom_dungeons: list[str] | tuple[str, ...] = (),
+    clock_seconds: int = 0,
+    clock_increment: int = 0,
 ) -> Game:
     """An open game with the host seated; the second player joins by the invite link. The
-    dungeons it may use (the official ones plus `custom_dungeons`) are copied now."""
+    dungeons it may use (the official ones plus `custom_dungeons`) are copied now. With
+    `clock_seconds`, each player has that much time (plus `clock_increment` per answer)."""
     with transaction.atomic():
         game = Game.objects.create(
             created_by=player,
             scenario_name=scenario.name if scenario else "",
             scenario_text=scenario.text if scenario else "",
             dungeons=dungeon_dicts_in_play(custom_dungeons),
+            clock_seconds=clock_seconds,
+            clock_increment=clock_increment,
         )
         Seat.objects.create(
             game=game,
@@ -369,14 +384,29 @@ def _start(game: Game) -> Engine:
         setup["position"] = _rename_position(scenario.position, mapping)
     game.setup = setup
     game.status = Game.ACTIVE
-    game.started = timezone.now()
+    game.started = now()
     game.version = 0
+    for seat in seats:  # each player's clock starts full; it runs while they must decide
+        seat.clock_ms = game.clock_seconds * 1000 if game.has_clock else None
     engine = Engine(engine_setup(game))
-    _commit(game, engine, seats, before=_completed_counts(engine))
+    _commit(game, engine, seats, before=_completed_counts(engine), at=game.started)
     return engine
 
 
 # acting -----------------------------------------------------------------------------------------
+# Every action names the version it was made on and carries the browser's action id (a fresh
+# one in every rendered form). The checks, in this order, under the game row's lock:
+#   1. the sender is seated;                        "no_seat"
+#   2. the action id was not applied before;        "repeat"   (a double click, a resend)
+#   3. the game is in progress;                     "not_started" / "over"
+#   4. the version is the game's;                   "already_answered" (behind) / "stale"
+#   5. the action itself (whose decision, legal).   "not_yours" / "illegal" / ...
+# A refused action changes nothing: the transaction is rolled back, receipt included.
+def now() -> datetime:
+    """The services' wall clock. Tests replace it to run clocks and absences without waiting."""
+    return timezone.now()
+
+
 def _completed_counts(engine: Engine) -> dict[str, int]:
     return {p.name: len(p.completed) for p in engine.state.players}
 
@@ -395,6 +425,138 @@ def _check_active(game: Game) -> None:
         raise ActionRefused("The game is over.", "over")
 
 
+def _check_version(game: Game, seat: Seat, version: int | None) -> None:
+    if version is None or version == game.version:
+        return
+    if version > game.version:
+        raise ActionRefused(
+            f"That view (version {version}) is newer than the game (version {game.version}); "
+            "reload the page.",
+            "stale",
+        )
+    first = game.actions.filter(index=version).only("seat_id", "auto").first()
+    if first is not None and first.seat_id == seat.pk and not first.auto:
+        raise ActionRefused(
+            "You already answered that decision (in another tab, or with a double click); "
+            "it is not applied twice. The board shows the game as it is now.",
+            "already_answered",
+        )
+    raise ActionRefused(
+        f"That decision was already answered: the game moved on since that view (you acted "
+        f"on version {version}, it is now {game.version}). The board shows the current "
+        "state; try again.",
+        "already_answered",
+    )
+
+
+def _receipt(game: Game, seat: Seat, action_id: str, kind: str, version: int | None) -> None:
+    """Record the action id (inside the action's transaction: a refusal rolls it back too)."""
+    if not action_id:
+        return
+    try:
+        with transaction.atomic():
+            ActionReceipt.objects.create(
+                game=game,
+                seat=seat,
+                action_id=action_id,
+                kind=kind,
+                version=game.version if version is None else version,
+            )
+    except IntegrityError:  # the row lock makes this unreachable; the constraint is the proof
+        raise _repeat() from None
+
+
+def _repeat() -> ActionRefused:
+    return ActionRefused(
+        "That was already received and applied once (a double click or a resent message); "
+        "it is not applied again.",
+        "repeat",
+    )
+
+
+@dataclass
+class _Acting:
+    """A locked game, the sender's seat and both seats (by engine name), at one instant."""
+
+    game: Game
+    seat: Seat
+    seats: list[Seat]
+    at: datetime
+
+    @property
+    def by_name(self) -> dict[str, Seat]:
+        return {s.engine_name: s for s in self.seats}
+
+    def other(self) -> Seat:
+        return next(s for s in self.seats if s.pk != self.seat.pk)
+
+
+def _begin(
+    game_id: int, player: Player | None, *, version: int | None, action_id: str, kind: str
+) -> _Acting:
+    """Lock the game and run the checks every action shares (1-4 above); a chess clock that ran
+    out is a loss recorded before anything else (`_Commit`)."""
+    game = _lock(game_id)
+    seat = _seat_for_action(game, player)
+    if action_id and ActionReceipt.objects.filter(game=game, action_id=action_id).exists():
+        raise _repeat()
+    _check_active(game)
+    _check_version(game, seat, version)
+    seats = list(game.seats.select_related("player").order_by("position"))
+    seat = next(s for s in seats if s.pk == seat.pk)
+    a = _Acting(game, seat, seats, now())
+    _flag_if_out_of_time(a)
+    _receipt(game, seat, action_id, kind, version)
+    return a
+
+
+def _flag_if_out_of_time(a: _Acting) -> None:
+    """A chess clock that ran out ends the game before anything else is applied."""
+    loser = _flagged(a.game, a.by_name, a.at)
+    if loser is None:
+        return
+    reason = f"{loser.engine_name} ran out of time"
+    engine = _engine_for_update(a.game)
+    _lose(a.game, engine, a.seats, loser, note="time", reason=reason, at=a.at)
+    transaction.on_commit(lambda: log.info("game %s: %s", a.game.pk, reason))
+    raise _Commit(f"The game is over: {reason}.")
+
+
+def _flagged(game: Game, by_name: dict[str, Seat], at: datetime) -> Seat | None:
+    """The deciding seat if its clock has run out at `at`."""
+    if not game.has_clock or game.clock_since is None:
+        return None
+    seat = by_name.get(game.deciding)
+    if seat is None or seat.clock_ms is None:
+        return None
+    return seat if seat.clock_ms - _ms(at - game.clock_since) <= 0 else None
+
+
+def _ms(delta: timedelta) -> int:
+    return max(0, int(delta.total_seconds() * 1000))
+
+
+class _Commit(Exception):
+    """Leave the action's atomic block normally (committing what was written), then refuse."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _run(body: Any) -> Game:
+    """Run `body()` (which locks the game and acts) in one transaction; a `_Commit` raised by
+    it keeps what it wrote (a time loss) and becomes a refusal after the commit."""
+    refusal: str | None = None
+    with transaction.atomic():
+        try:
+            game = body()
+        except _Commit as e:  # not an error: leaving the block normally commits the loss
+            refusal = e.message
+    if refusal is not None:
+        raise ActionRefused(refusal, "over")
+    return game
+
+
 def submit_answer(
     game_id: int,
     player: Player | None,
@@ -404,54 +566,120 @@ def submit_answer(
     action_id: str = "",
 ) -> Game:
     """Answer the pending decision with option id(s) as the player seen at `version`."""
-    with transaction.atomic():
-        game = _lock(game_id)
-        seat = _seat_for_action(game, player)
-        if action_id and game.actions.filter(client_action_id=action_id).exists():
-            raise ActionRefused(
-                "That click was already received and applied once; it is not applied again.",
-                "repeat",
-            )
-        _check_active(game)
-        if version != game.version:
-            raise ActionRefused(
-                f"The game moved on since that view (you acted on version {version}, it is now "
-                f"{game.version}); the board shows the current state, so try again.",
-                "stale",
-            )
-        engine = _engine_for_update(game)
+
+    def body() -> Game:
+        a = _begin(game_id, player, version=version, action_id=action_id, kind="answer")
+        engine = _engine_for_update(a.game)
         d = engine.pending
         if d is None:
-            _remember(_key(game), engine)
+            _remember(_key(a.game), engine)
             raise ActionRefused("The game is over.", "over")
-        if d.player != seat.engine_name:
-            _remember(_key(game), engine)
+        if d.player != a.seat.engine_name:
+            _remember(_key(a.game), engine)
             raise ActionRefused(
                 f"It is {d.player}'s decision ({d.kind.replace('_', ' ')}), not yours.",
                 "not_yours",
             )
         before = _completed_counts(engine)
         try:
-            engine.answer(seat.engine_name, answer)
+            engine.answer(a.seat.engine_name, answer)
         except IllegalAnswer as e:
-            _remember(_key(game), engine)  # unchanged: IllegalAnswer is raised before any change
+            _remember(_key(a.game), engine)  # unchanged: IllegalAnswer is raised before any change
             raise ActionRefused(str(e), "illegal") from None
-        seats = list(game.seats.select_related("player").order_by("position"))
-        _commit(game, engine, seats, before=before, action_id=action_id)
-    return game
+        _commit(a.game, engine, a.seats, before=before, action_id=action_id, at=a.at, actor=a.seat)
+        return a.game
+
+    return _run(body)
 
 
-def concede(game_id: int, player: Player | None) -> Game:
+def concede(
+    game_id: int, player: Player | None, *, version: int | None = None, action_id: str = ""
+) -> Game:
+    """The player gives up (CR 104.3a); logged as "!concede" so replays reproduce it."""
+
+    def body() -> Game:
+        a = _begin(game_id, player, version=version, action_id=action_id, kind="concede")
+        engine = _engine_for_update(a.game)
+        _lose(a.game, engine, a.seats, a.seat, note="", reason="", at=a.at, action_id=action_id)
+        return a.game
+
+    return _run(body)
+
+
+def claim_win(
+    game_id: int, player: Player | None, *, version: int | None = None, action_id: str = ""
+) -> Game:
+    """The opponent left and did not come back in time: the player present claims the win.
+    Recorded as the absent player's concession (so a replay has the same winner), with the
+    reason on the game."""
+
+    def body() -> Game:
+        a = _begin(game_id, player, version=version, action_id=action_id, kind="claim")
+        other = a.other()
+        since = absences(a.game, a.seats, a.at).get(other.pk)
+        name = other.player.display_name
+        if since is None:
+            raise ActionRefused(f"{name} is connected; there is no win to claim.", "present")
+        left = settings.VENTURE_ABANDON_SECONDS - (a.at - since).total_seconds()
+        if left > 0:
+            raise ActionRefused(
+                f"{name} may still come back: the win can be claimed in {math.ceil(left)} s.",
+                "too_soon",
+            )
+        engine = _engine_for_update(a.game)
+        reason = f"{other.engine_name} left the game; {a.seat.engine_name} claimed the win"
+        _lose(a.game, engine, a.seats, other, note="abandoned", reason=reason, at=a.at)
+        return a.game
+
+    return _run(body)
+
+
+def check_time(game_id: int) -> bool:
+    """Record a time loss if the deciding player's clock has run out (called by any page
+    watching the game when the clock should reach zero). True when the game ended now."""
     with transaction.atomic():
-        game = _lock(game_id)
-        seat = _seat_for_action(game, player)
-        _check_active(game)
-        engine = _engine_for_update(game)
-        before = _completed_counts(engine)
-        engine.concede(seat.engine_name)
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            return False
+        if game.status != Game.ACTIVE or not game.has_clock:
+            return False
         seats = list(game.seats.select_related("player").order_by("position"))
-        _commit(game, engine, seats, before=before)
-    return game
+        at = now()
+        loser = _flagged(game, {s.engine_name: s for s in seats}, at)
+        if loser is None:
+            return False
+        engine = _engine_for_update(game)
+        reason = f"{loser.engine_name} ran out of time"
+        _lose(game, engine, seats, loser, note="time", reason=reason, at=at)
+    return True
+
+
+def _lose(
+    game: Game,
+    engine: Engine,
+    seats: list[Seat],
+    loser: Seat,
+    *,
+    note: str,
+    reason: str,
+    at: datetime,
+    action_id: str = "",
+) -> None:
+    """`loser` loses now: through the engine's concession, the one way a player leaves a game
+    (CR 104.3a), so the answer log replays to the same winner; `reason` is kept on the game."""
+    before = _completed_counts(engine)
+    engine.concede(loser.engine_name)
+    _commit(
+        game,
+        engine,
+        seats,
+        before=before,
+        action_id=action_id,
+        at=at,
+        note=note,
+        end_reason=reason,
+    )
 
 
 def set_pace(
@@ -460,30 +688,29 @@ def set_pace(
     *,
     full_control: bool | None = None,
     pass_until: str | None = None,
+    version: int | None = None,
+    action_id: str = "",
 ) -> Game:
     """Change a seat's pace: full control on/off, or pass until my next turn / until something
     happens ("" stops passing). Passing may happen at once, for the seat holding priority."""
-    with transaction.atomic():
-        game = _lock(game_id)
-        seat = _seat_for_action(game, player)
-        if pass_until is not None and pass_until not in dict(Seat.PASS_MODES):
-            raise ActionRefused(f"Unknown pass mode {pass_until!r}.", "bad_input")
+    if pass_until is not None and pass_until not in dict(Seat.PASS_MODES):
+        raise ActionRefused(f"Unknown pass mode {pass_until!r}.", "bad_input")
+
+    def body() -> Game:
+        a = _begin(game_id, player, version=version, action_id=action_id, kind="pace")
+        seat = a.seat
         if full_control is not None:
             seat.full_control = full_control
-        if game.status != Game.ACTIVE:
-            seat.save()
-            notify_game_changed(game)
-            return game
-        engine = _engine_for_update(game)
+        engine = _engine_for_update(a.game)
         if pass_until is not None:
             seat.pass_until = pass_until
             seat.pass_turn = engine.state.turn
             seat.pass_stack = [s.id for s in engine.state.stack]
-        seat.save()
-        seats = [seat if s.pk == seat.pk else s for s in game.seats.select_related("player")]
-        seats.sort(key=lambda s: s.position)
-        _commit(game, engine, seats, before=_completed_counts(engine))
-    return game
+        seat.save(update_fields=["full_control"])
+        _commit(a.game, engine, a.seats, before=_completed_counts(engine), at=a.at)
+        return a.game
+
+    return _run(body)
 
 
 def _auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
@@ -533,8 +760,16 @@ def _commit(
     *,
     before: dict[str, int],
     action_id: str = "",
+    at: datetime | None = None,
+    actor: Seat | None = None,
+    note: str = "",
+    end_reason: str = "",
 ) -> None:
-    """Pace, then store the new answers, completed dungeons and the result; broadcast on commit."""
+    """Pace, then store the new answers, completed dungeons, the clocks and the result;
+    broadcast on commit. `actor` answered the pending decision (its clock earns the
+    increment); `note` marks the first new answer (a concession for time or absence), whose
+    reason `end_reason` replaces the engine's on the game row."""
+    at = at or now()
     by_name = {s.engine_name: s for s in seats}
     first_new = game.version
     pace_from = len(engine.answers)
@@ -550,6 +785,7 @@ def _commit(
                 answer=answer,
                 auto=index >= pace_from,
                 client_action_id=action_id if index == first_new and action_id else "",
+                note=note if index == first_new else "",
             )
         )
     GameAction.objects.bulk_create(rows)
@@ -558,20 +794,102 @@ def _commit(
             CompletedDungeon.objects.create(
                 player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn
             )
+    _stop_clock(game, by_name, at, actor)
     for seat in seats:
-        seat.save(update_fields=["pass_until", "pass_turn", "pass_stack"])
+        seat.save(update_fields=["pass_until", "pass_turn", "pass_stack", "clock_ms"])
     game.version = len(engine.answers)
     game.turn = engine.state.turn
     game.deciding = engine.pending.player if engine.pending is not None else ""
     if engine.state.over and game.status != Game.FINISHED:
         game.status = Game.FINISHED
-        game.finished = timezone.now()
+        game.finished = at
         game.winner = engine.state.winner or ""
-        game.end_reason = engine.state.end_reason or ""
+        game.end_reason = end_reason or engine.state.end_reason or ""
+    # The clock of whoever must decide now runs from this instant (automatic answers take none).
+    game.clock_since = at if game.has_clock and game.status == Game.ACTIVE else None
     game.save()
     key = _key(game)
     transaction.on_commit(lambda: _remember(key, engine))
     notify_game_changed(game)
+
+
+def _stop_clock(game: Game, by_name: dict[str, Seat], at: datetime, actor: Seat | None) -> None:
+    """Charge the deciding seat for the time since its clock started; its own answer earns the
+    increment. (Before the first decision nobody's clock is running.)"""
+    if not game.has_clock or game.clock_since is None:
+        return
+    running = by_name.get(game.deciding)
+    if running is None or running.clock_ms is None:
+        return
+    running.clock_ms -= _ms(at - game.clock_since)
+    if actor is not None and actor.pk == running.pk:
+        running.clock_ms += game.clock_increment * 1000
+
+
+# timing: clocks and absences --------------------------------------------------------------------
+@dataclass
+class SeatTiming:
+    """What a page shows of one seat's time: its clock now, and how long it has been away."""
+
+    clock_ms: int | None  # time left at `at` (None: the game has no clock)
+    clock_running: bool
+    absent_since: datetime | None
+    absent_seconds: float = 0.0
+
+    @property
+    def claimable_in(self) -> float | None:
+        """Seconds until the opponent may claim the win (0: now), None while connected."""
+        if self.absent_since is None:
+            return None
+        return max(0.0, settings.VENTURE_ABANDON_SECONDS - self.absent_seconds)
+
+
+def absences(game: Game, seats: list[Seat], at: datetime) -> dict[int, datetime | None]:
+    """Since when each seat has had no open connection (None: connected now). A connection
+    whose heartbeat stopped (its server died) counts from its last beat; a seat that never
+    connected, from the start of the game."""
+    fresh_after = at - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
+    last_seen: dict[int, datetime] = {}
+    live: set[int] = set()
+    for seat_id, seen in Connection.objects.filter(seat__game=game).values_list(
+        "seat_id", "last_seen"
+    ):
+        if seen >= fresh_after:
+            live.add(seat_id)
+        elif seat_id not in last_seen or seen > last_seen[seat_id]:
+            last_seen[seat_id] = seen
+    out: dict[int, datetime | None] = {}
+    for seat in seats:
+        if seat.pk in live:
+            out[seat.pk] = None
+            continue
+        known = [t for t in (seat.offline_since, last_seen.get(seat.pk)) if t is not None]
+        out[seat.pk] = max(known) if known else (game.started or at)
+    return out
+
+
+def timings(game: Game, seats: list[Seat], at: datetime | None = None) -> dict[int, SeatTiming]:
+    at = at or now()
+    away = absences(game, seats, at) if game.status == Game.ACTIVE else {}
+    out = {}
+    for seat in seats:
+        running = (
+            game.has_clock
+            and game.status == Game.ACTIVE
+            and game.clock_since is not None
+            and seat.engine_name == game.deciding
+        )
+        clock = seat.clock_ms
+        if running and clock is not None:
+            clock = max(0, clock - _ms(at - game.clock_since))
+        since = away.get(seat.pk)
+        out[seat.pk] = SeatTiming(
+            clock_ms=clock if game.has_clock else None,
+            clock_running=running,
+            absent_since=since,
+            absent_seconds=(at - since).total_seconds() if since is not None else 0.0,
+        )
+    return out
 
 
 # after the game -----------------------------------------------------------------------------------
@@ -594,6 +912,8 @@ def rematch(game_id: int, player: Player | None) -> Game:
             scenario_name=old.scenario_name,
             scenario_text=old.scenario_text,
             dungeons=dungeon_dicts_in_play(allowed),  # as they are now: a new game
+            clock_seconds=old.clock_seconds,
+            clock_increment=old.clock_increment,
         )
         for seat in old.seats.order_by("position"):
             Seat.objects.create(
@@ -617,30 +937,36 @@ def viewer_connected(game_id: int, player: Player | None, channel_name: str) -> 
         seat = seat_of(game, player)
         if seat is not None:
             Connection.objects.update_or_create(
-                channel_name=channel_name, defaults={"seat": seat, "last_seen": timezone.now()}
+                channel_name=channel_name, defaults={"seat": seat, "last_seen": now()}
             )
+            Seat.objects.filter(pk=seat.pk).update(offline_since=None)
             notify_game_changed(game)
     return seat
 
 
 def viewer_alive(channel_name: str) -> None:
     """The consumer's heartbeat: this connection is still open."""
-    Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+    Connection.objects.filter(channel_name=channel_name).update(last_seen=now())
 
 
 def viewer_disconnected(channel_name: str) -> None:
+    """A seated player's websocket closed; when it was their last, their absence starts."""
     with transaction.atomic():
         conn = Connection.objects.select_related("seat__game").filter(channel_name=channel_name)
         row = conn.first()
         if row is None:
             return
-        game = row.seat.game
+        seat, game = row.seat, row.seat.game
         row.delete()
+        at = now()
+        fresh_after = at - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
+        if not seat.live_connections.filter(last_seen__gte=fresh_after).exists():
+            Seat.objects.filter(pk=seat.pk).update(offline_since=at)
         notify_game_changed(game)
 
 
 def online_seat_ids(game: Game) -> set[int]:
-    since = timezone.now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
+    since = now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
     return set(
         Connection.objects.filter(seat__game=game, last_seen__gte=since).values_list(
             "seat_id", flat=True

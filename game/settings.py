@@ -14,6 +14,16 @@ Environment:
                           test runs, can share one Redis database without hearing each other
     VENTURE_LOG_LEVEL     level of the "game" loggers on stderr (default WARNING; INFO shows
                           every full replay of a game's log, DEBUG every catch-up)
+    DJANGO_HTTPS          "true" when the site is served over HTTPS (directly or behind a proxy
+                          that sets X-Forwarded-Proto): secure cookies, redirect to HTTPS, HSTS.
+                          Production is DEBUG off + SECRET_KEY + ALLOWED_HOSTS + HTTPS; then
+                          `manage.py check --deploy` reports nothing (docs/security.md)
+    DJANGO_HSTS_SECONDS   HSTS max-age with DJANGO_HTTPS (default one year)
+    DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated, e.g. https://venture.example (behind a proxy)
+    VENTURE_ABANDON_SECONDS  how long a disconnected player has to come back before the
+                          opponent may claim the win (default 120)
+    VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
+                          (default "20/40"); more are refused with a message, not applied
 """
 
 import os
@@ -48,6 +58,23 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-venture-dev-only-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# Served over HTTPS: cookies only over TLS, plain HTTP redirected, browsers told to remember
+# (HSTS). Off by default because a game on a LAN is plain HTTP (README); docs/security.md.
+HTTPS = env_bool("DJANGO_HTTPS", default=False)
+if HTTPS:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     # daphne before staticfiles so `manage.py runserver` serves ASGI and websockets.
@@ -158,6 +185,17 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Reliability (docs/security.md) -----------------------------------------------------------------
+# A seat whose last connection closed this long ago may be claimed against by the opponent.
+VENTURE_ABANDON_SECONDS = float(os.environ.get("VENTURE_ABANDON_SECONDS", "120"))
+# A short absence (a reload, a network blip) is not announced: the countdown shows after this.
+VENTURE_ABSENCE_GRACE_SECONDS = float(os.environ.get("VENTURE_ABSENCE_GRACE_SECONDS", "5"))
+# Per-connection websocket rate limit (a token bucket) and the largest message accepted.
+_rate, _, _burst = os.environ.get("VENTURE_WS_RATE", "20/40").partition("/")
+VENTURE_WS_RATE_PER_SECOND = float(_rate)
+VENTURE_WS_BURST = float(_burst or _rate)
+VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
 
 LOGGING = {
     "version": 1,

@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.create_game, name="create_game"),
     path("g/<str:code>/", views.game_page, name="game"),
+    path("g/<str:code>/watch/", views.watch_game, name="watch_game"),
     path("g/<str:code>/join/", views.join_game, name="join_game"),
     path("g/<str:code>/act/", views.game_act, name="game_act"),
     path("g/<str:code>/rematch/", views.rematch, name="rematch"),

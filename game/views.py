@@ -187,7 +187,10 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 form.add_error("scenario", e.message)
             else:
                 game = services.create_game(
-                    player, scenario=scenario, custom_dungeons=data.get("custom_dungeons", [])
+                    player,
+                    scenario=scenario,
+                    custom_dungeons=data.get("custom_dungeons", []),
+                    **form.clock(),
                 )
                 return redirect(game)
         else:
@@ -197,6 +200,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 deck_name=data["deck_name"],
                 deck=data["cards"],
                 custom_dungeons=data.get("custom_dungeons", []),
+                **form.clock(),
             )
             return redirect(game)
     return render(request, "create.html", {"form": form, "player": player, "decks": STARTER_DECKS})
@@ -218,6 +222,15 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
             },
         )
     ctx = board.board_context(game, player, base_url=request.build_absolute_uri("/")[:-1])
+    return render(request, "game/game.html", ctx)
+
+
+def watch_game(request: HttpRequest, code: str) -> HttpResponse:
+    """The watch link: anyone may follow a game as a spectator (both boards, no hand, no
+    prompt), whoever they are logged in as; its websocket serves the spectator's view only."""
+    game = get_object_or_404(Game, code=code)
+    ctx = board.board_context(game, None, base_url=request.build_absolute_uri("/")[:-1])
+    ctx["ws_url"] = f"/ws/game/{game.code}/watch/"
     return render(request, "game/game.html", ctx)
 
 

@@ -12,6 +12,46 @@
   document.addEventListener("htmx:wsOpen", function () { connectionBanner(false); });
   document.addEventListener("htmx:wsClose", function () { connectionBanner(true); });
 
+  // After a lost connection (a server restart, a network change) the ws extension reconnects
+  // by itself; its default backoff grows to a minute, so cap it: a game should be back within
+  // a few seconds of its server. The server then sends the whole current board.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retryCount) {
+      var cap = Math.min(500 * Math.pow(2, retryCount), 4000);
+      return cap / 2 + Math.random() * cap / 2;
+    };
+  }
+
+  // A server that shuts down politely closes with 1001 ("going away"), which the extension does
+  // not retry: wait until the server answers again, then reload the page.
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail && event.detail.event && event.detail.event.code;
+    if (code !== 1001) return;
+    var poll = setInterval(function () {
+      fetch(location.href, { method: "HEAD", cache: "no-store" }).then(function (r) {
+        if (r.ok) { clearInterval(poll); location.reload(); }
+      }).catch(function () {});
+    }, 1500);
+  });
+
+  // Countdowns (a chess clock that runs, the time a disconnected player has to come back)
+  // tick here between the server's redraws; the server decides when they end.
+  function clockText(ms) {
+    if (ms < 10000) return "0:" + (ms / 1000).toFixed(1).padStart(4, "0");
+    var s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    var sec = String(s % 60).padStart(2, "0");
+    return h ? h + ":" + String(m).padStart(2, "0") + ":" + sec : m + ":" + sec;
+  }
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      if (!el.dataset.t0) el.dataset.t0 = String(now);
+      var left = Math.max(0, Number(el.dataset.ms) - (now - Number(el.dataset.t0)));
+      el.textContent = clockText(left);
+    });
+  }
+  setInterval(tick, 100);
+
   document.addEventListener("click", function (event) {
     var copy = event.target.closest("[data-copy]");
     if (copy) {

@@ -131,7 +131,7 @@ def test_refusals_change_nothing(alice, bob):
         return e.value.message
 
     assert "alice's decision" in refused(bob, "pass", v, "not_yours")
-    assert "moved on" in refused(alice, cast, v + 3, "stale")
+    assert "newer than the game" in refused(alice, cast, v + 3, "stale")
     message = refused(alice, "cast:9999", v, "illegal")
     assert "Legal options:" in message and "cast Keen-Eared Sentry" in message
     stranger = make_player("carol")
@@ -143,6 +143,10 @@ def test_refusals_change_nothing(alice, bob):
     game.refresh_from_db()
     after = game.version
     assert "already received" in refused(alice, cast, v, "repeat", action_id="click-1")
+    # The same decision answered from another tab (its own action id, the same version).
+    assert "You already answered" in refused(alice, cast, v, "already_answered", "tab-2")
+    # The other player, acting on a view from before alice's answer.
+    assert "already answered" in refused(bob, "pass", v, "already_answered", "bob-1")
     game.refresh_from_db()
     assert game.version == after
     assert GameAction.objects.filter(client_action_id="click-1").count() == 1

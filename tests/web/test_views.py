@@ -190,6 +190,7 @@ def test_the_game_page_shows_the_prompt_and_posting_an_option_plays_it(client, a
             "action": "answer",
             "option": option_id(game, "cast Keen-Eared Sentry"),
             "version": game.version,
+            "action_id": "post-1",
         },
     )
     assert response.status_code == 302
@@ -197,9 +198,12 @@ def test_the_game_page_shows_the_prompt_and_posting_an_option_plays_it(client, a
     assert 'data-kind="choose_dungeon"' in page
     assert page.count('class="map-button"') == 3
 
-    client.post(f"/g/{game.code}/act/", {"action": "answer", "option": "pass", "version": 0})
+    client.post(
+        f"/g/{game.code}/act/",
+        {"action": "answer", "option": "pass", "version": 0, "action_id": "post-2"},
+    )
     page = client.get(game.get_absolute_url()).content.decode()
-    assert "The game moved on" in page  # the refusal, shown as a message
+    assert "You already answered that decision" in page  # the refusal, shown as a message
 
 
 def test_bob_sees_alice_choosing_and_no_hand(client, alice, bob):
@@ -221,6 +225,7 @@ def test_game_over_offers_a_rematch(client, alice, bob):
             "multi": "1",
             "option": option_id(game, "Varis, Silverymoon Ranger"),
             "version": game.version,
+            "action_id": "attack-1",
         },
     )
     page = client.get(game.get_absolute_url()).content.decode()

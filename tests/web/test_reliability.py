@@ -1,0 +1,291 @@
+"""Issue 7 through the services: every action is versioned and carries an action id (applied at
+most once, whatever races), chess clocks, abandonment, and no silent default for a player who
+waits. Time is injected (`services.now`), never slept."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import close_old_connections
+from django.utils import timezone
+
+from game import services
+from game.engine.game import replay
+from game.models import ActionReceipt, Connection, Game, GameAction, Seat
+
+from .helpers import (
+    make_player,
+    option_id,
+    pending,
+    position_text,
+    start_game,
+    start_position,
+)
+
+
+class Clock:
+    """The services' wall clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.t = timezone.now()
+
+    def __call__(self):  # noqa: ANN204
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr(services, "now", c)
+    return c
+
+
+def refused(fn, *args, code: str, **kwargs) -> str:
+    with pytest.raises(services.ActionRefused) as e:
+        fn(*args, **kwargs)
+    assert e.value.code == code, e.value.message
+    return e.value.message
+
+
+def replayed_winner(game: Game) -> str | None:
+    answers = list(game.actions.order_by("index").values_list("seat__engine_name", "answer"))
+    return replay(services.engine_setup(game), answers).state.winner
+
+
+# every action: version and action id ------------------------------------------------------------
+@pytest.mark.django_db
+def test_concede_and_pace_carry_a_version_and_are_applied_once(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    v = game.version
+    services.set_pace(game.pk, bob, full_control=True, version=v, action_id="pace-1")
+    assert "already received" in refused(
+        services.set_pace, game.pk, bob, full_control=False, version=v, action_id="pace-1",
+        code="repeat",
+    )  # fmt: skip
+    assert Seat.objects.get(game=game, player=bob).full_control  # the repeat changed nothing
+    assert "newer than the game" in refused(
+        services.concede, game.pk, bob, version=v + 5, action_id="c-1", code="stale"
+    )
+    services.submit_answer(
+        game.pk, alice, option_id(game, "cast Keen-Eared Sentry"), version=v, action_id="a-1"
+    )
+    # bob's concede was made on the view before alice's answer: refused, not applied.
+    assert "already answered" in refused(
+        services.concede, game.pk, bob, version=v, action_id="c-2", code="already_answered"
+    )
+    game.refresh_from_db()
+    assert game.status == Game.ACTIVE
+    services.concede(game.pk, bob, version=game.version, action_id="c-3")
+    assert "already received" in refused(
+        services.concede, game.pk, bob, version=game.version, action_id="c-3", code="repeat"
+    )
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.winner == "alice"
+    kinds = dict(ActionReceipt.objects.filter(game=game).values_list("action_id", "kind"))
+    assert kinds == {"pace-1": "pace", "a-1": "answer", "c-3": "concede"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_answers_to_one_decision_apply_exactly_once():
+    """Real threads, each with its own database connection, answer the same decision at once:
+    a double click (one action id), two tabs (two ids) and the other player. The game row's
+    lock serialises them; exactly one is applied and every other one is told why."""
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_position(alice, bob, "varis_fork.yaml")
+    v = game.version
+    cast = option_id(game, "cast Keen-Eared Sentry")
+    senders = [
+        (alice, cast, "click"),
+        (alice, cast, "click"),  # the double click: the same form twice
+        (alice, cast, "tab-2"),
+        (alice, cast, "tab-3"),
+        (bob, "pass", "bob"),
+    ]
+    start = threading.Barrier(len(senders))
+    results: list[str] = [""] * len(senders)
+
+    def send(i: int, player, answer, action_id) -> None:  # noqa: ANN001
+        try:
+            start.wait()
+            services.submit_answer(game.pk, player, answer, version=v, action_id=action_id)
+            results[i] = "applied"
+        except services.ActionRefused as e:
+            results[i] = e.code
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=send, args=(i, *s)) for i, s in enumerate(senders)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert results.count("applied") == 1, results
+    assert results[4] in ("not_yours", "already_answered")
+    assert set(results[:4]) - {"applied"} <= {"repeat", "already_answered"}
+    game.refresh_from_db()
+    manual = GameAction.objects.filter(game=game, auto=False)
+    assert manual.count() == 1 and manual.get().answer == cast
+    assert game.version == GameAction.objects.filter(game=game).count()
+
+
+# the chess clock --------------------------------------------------------------------------------
+def clocked_game(alice, bob, minutes: int = 5, increment: int = 3) -> Game:
+    scenario = services.check_scenario(position_text("varis_fork.yaml"), "varis_fork.yaml")
+    game = services.create_game(
+        alice, scenario=scenario, clock_seconds=minutes * 60, clock_increment=increment
+    )
+    services.join_game(game.pk, bob)
+    game.refresh_from_db()
+    return game
+
+
+def clocks(game: Game) -> dict[str, int | None]:
+    game.refresh_from_db()
+    seats = list(game.seats.all())
+    timing = services.timings(game, seats)
+    return {s.engine_name: timing[s.pk].clock_ms for s in seats}
+
+
+@pytest.mark.django_db
+def test_the_clock_runs_for_the_player_who_must_decide_and_an_answer_earns_the_increment(
+    alice, bob, clock
+):
+    game = clocked_game(alice, bob)
+    assert clocks(game) == {"alice": 300_000, "bob": 300_000}
+    clock.advance(40)
+    assert clocks(game) == {"alice": 260_000, "bob": 300_000}  # only alice must decide
+    services.submit_answer(
+        game.pk, alice, option_id(game, "cast Keen-Eared Sentry"), version=game.version
+    )
+    # 40 s spent, 3 s back; bob's automatic passes took no time; alice chooses a dungeon now.
+    assert pending(game).kind == "choose_dungeon"
+    assert clocks(game) == {"alice": 263_000, "bob": 300_000}
+    clock.advance(10)
+    assert clocks(game)["alice"] == 253_000
+
+
+@pytest.mark.django_db
+def test_running_out_of_time_loses_and_the_log_replays_to_the_same_winner(alice, bob, clock):
+    game = clocked_game(alice, bob, minutes=1, increment=0)
+    d = pending(game)
+    clock.advance(59)
+    assert services.check_time(game.pk) is False  # one second left
+    clock.advance(1)
+    # Her answer comes too late: it is not applied; the loss is recorded and she is told.
+    message = refused(
+        services.submit_answer,
+        game.pk,
+        alice,
+        option_id(game, "cast Keen-Eared Sentry"),
+        version=game.version,
+        action_id="late",
+        code="over",
+    )
+    assert "alice ran out of time" in message
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.end_reason) == (
+        Game.FINISHED,
+        "bob",
+        "alice ran out of time",
+    )
+    last = game.actions.order_by("index").last()
+    assert (last.seat.engine_name, last.answer, last.note) == ("alice", "!concede", "time")
+    assert not game.actions.filter(client_action_id="late").exists()
+    assert not ActionReceipt.objects.filter(action_id="late").exists()
+    assert replayed_winner(game) == "bob"
+    # Nothing was answered for her: the decision she faced got no answer but the concession.
+    assert game.actions.filter(index__gte=game.version - 1).count() == 1
+    assert d.kind == "priority"
+
+
+@pytest.mark.django_db
+def test_a_flag_is_found_without_anyone_acting(alice, bob, clock):
+    game = clocked_game(alice, bob, minutes=2)
+    clock.advance(121)
+    assert services.check_time(game.pk) is True
+    assert services.check_time(game.pk) is False  # recorded once
+    game.refresh_from_db()
+    assert game.winner == "bob" and game.actions.filter(note="time").count() == 1
+
+
+@pytest.mark.django_db
+def test_without_a_clock_a_waiting_decision_is_never_answered_for_anyone(alice, bob, clock):
+    """A player who leaves a prompt unanswered gets no default choice: hours later the same
+    decision is pending and the log has not grown."""
+    game = start_position(alice, bob, "varis_fork.yaml")
+    before = (game.version, pending(game).kind, pending(game).player)
+    clock.advance(6 * 3600)
+    assert services.check_time(game.pk) is False
+    game.refresh_from_db()
+    assert (game.version, pending(game).kind, pending(game).player) == before
+    assert game.status == Game.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_rematch_keeps_the_clock(alice, bob, clock):
+    game = clocked_game(alice, bob, minutes=3, increment=2)
+    services.concede(game.pk, bob)
+    new = services.rematch(game.pk, alice)
+    assert (new.clock_seconds, new.clock_increment) == (180, 2)
+    assert set(new.seats.values_list("clock_ms", flat=True)) == {180_000}
+
+
+# abandonment ------------------------------------------------------------------------------------
+def connect(seat: Seat, channel: str) -> None:
+    services.viewer_connected(seat.game_id, seat.player, channel)
+
+
+@pytest.mark.django_db
+def test_a_player_who_left_can_be_claimed_against_after_the_countdown(alice, bob, clock, settings):
+    settings.VENTURE_ABANDON_SECONDS = 120
+    game = start_game(alice, bob)
+    a, b = game.seats.order_by("position")
+    connect(a, "ch.alice")
+    connect(b, "ch.bob")
+    assert "connected" in refused(services.claim_win, game.pk, alice, code="present")
+
+    services.viewer_disconnected("ch.bob")
+    clock.advance(100)
+    message = refused(services.claim_win, game.pk, alice, code="too_soon")
+    assert "in 20 s" in message
+    # Bob comes back in time: the countdown is over.
+    connect(b, "ch.bob.2")
+    clock.advance(60)
+    refused(services.claim_win, game.pk, alice, code="present")
+
+    services.viewer_disconnected("ch.bob.2")
+    clock.advance(121)
+    assert "watching" in refused(services.claim_win, game.pk, make_player("carol"), code="no_seat")
+    services.claim_win(game.pk, alice, version=game.version, action_id="claim-1")
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.winner == "alice"
+    assert game.end_reason == "bob left the game; alice claimed the win"
+    last = game.actions.order_by("index").last()
+    assert (last.seat.engine_name, last.answer, last.note) == ("bob", "!concede", "abandoned")
+    assert replayed_winner(game) == "alice"
+
+
+@pytest.mark.django_db
+def test_a_dead_server_leaves_connections_that_count_as_absence_from_their_last_beat(
+    alice, bob, clock, settings
+):
+    settings.VENTURE_ABANDON_SECONDS = 120
+    game = start_game(alice, bob)
+    a, b = game.seats.order_by("position")
+    connect(a, "ch.alice")
+    connect(b, "ch.bob")  # its server then dies: no disconnect, the heartbeat stops
+    clock.advance(Connection.PRESENCE_TTL_SECONDS - 1)
+    services.viewer_alive("ch.alice")
+    assert services.timings(game, [a, b])[b.pk].absent_since is None  # not expired yet
+    clock.advance(2)
+    t = services.timings(game, [a, b])[b.pk]
+    assert t.absent_seconds == pytest.approx(Connection.PRESENCE_TTL_SECONDS + 1)
+    clock.advance(120 - Connection.PRESENCE_TTL_SECONDS)
+    services.claim_win(game.pk, alice)
+    game.refresh_from_db()
+    assert game.winner == "alice"
