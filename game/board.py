@@ -13,6 +13,7 @@ partials inside the whole page.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import secrets
@@ -20,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 
 from dungeons.maplayout import DungeonMap, layout
@@ -92,6 +94,7 @@ def mana_symbols(cost_text: str | None) -> list[str]:
     return _SYMBOL.findall(cost_text or "")
 
 
+@functools.cache  # card definitions don't change while the server runs
 def card_info(name: str) -> dict[str, Any]:
     card = _BY_NAME.get(name)
     if card is None:
@@ -109,6 +112,7 @@ def card_info(name: str) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=8192)
 def split_citation(line: str) -> dict[str, str]:
     m = _CITATION.match(line)
     if m:
@@ -195,6 +199,11 @@ def _permanent(p: dict[str, Any], actions: dict[int, list[dict[str, Any]]]) -> d
     ]
     out["counter_list"] = [{"kind": k, "n": n} for k, n in sorted(p["counters"].items()) if n]
     out["actions"] = actions.get(p["id"], [])
+    # Every key the templates ask for is present: a missing key costs Django a failed lookup
+    # (exceptions and a dir() of the dict), dozens per render (docs/performance.md).
+    for key in ("attacking", "blocking", "attached_to", "damage"):
+        out.setdefault(key, None)
+    out["counters"] = {"loyalty": 0, **p["counters"]}
     return out
 
 
@@ -209,6 +218,7 @@ def _option_dicts(d: Decision) -> list[dict[str, Any]]:
                 "objs": list(o.objs),
                 "mana": o.data == "mana",
                 "text": o.data if isinstance(o.data, str) and o.data != "mana" else "",
+                "checkbox": False,
             }
         )
     return out
@@ -357,6 +367,7 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
     sides = {}
     for seat in (top, bottom):
         pv = view["players"][seat.engine_name]
+        pv.setdefault("revealed_hand", None)
         side = Side(
             name=seat.engine_name,
             display_name=seat.player.display_name,
@@ -429,6 +440,8 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
             "kind": pending["kind"],
         }
 
+    for item in view["stack"]:
+        item.setdefault("dungeon", None)
     ctx["stack"] = view["stack"]
     ctx["pass_text"] = f"Pass (resolve {view['stack'][0]['name']})" if view["stack"] else "Pass"
     ctx["waiting_triggers"] = view["waiting_triggers"]
@@ -498,13 +511,19 @@ def render_board(
     """The board for `viewer` alone (`Rendered`). `csrf_token` is the viewer's CSRF cookie, so
     plain-POST forms (rematch, cancel) in fragments work too."""
     ctx = board_context(game, viewer, base_url=base_url)
-    if csrf_token:
-        ctx["csrf_token"] = csrf_token
+    ctx["csrf_token"] = csrf_token or ""
     if ctx.get("waiting_for_opponent"):
         return Rendered(render_to_string("game/game.html#board", ctx), {}, None)
-    fragments = {name: render_to_string(f"game/game.html#{name}", ctx) for name in FRAGMENTS}
-    whole_board = render_to_string("game/game.html#board", ctx) if whole else None
+    fragments = {name: _render(f"game/game.html#{name}", ctx) for name in FRAGMENTS}
+    whole_board = _render("game/game.html#board", ctx) if whole else None
     return Rendered(whole_board, fragments, ctx["wake_in"])
+
+
+def _render(name: str, ctx: dict[str, Any]) -> str:
+    """render_to_string without localising numbers: the board's numbers are ids, counts, life
+    totals and map coordinates, written the same in every locale, and localising each of the
+    hundreds on a board goes through number_format (docs/performance.md)."""
+    return get_template(name).template.render(Context(ctx, autoescape=True, use_l10n=False))
 
 
 class Rendered(NamedTuple):
