@@ -25,7 +25,12 @@ CELLAR = {
             "leads_to": ["Left", "Right"],
             "effect": [{"op": "gain_life", "who": "you", "amount": 2}],
         },
-        {"name": "Left", "text": "Scry 1.", "leads_to": [], "effect": [{"op": "scry", "amount": 1}]},
+        {
+            "name": "Left",
+            "text": "Scry 1.",
+            "leads_to": [],
+            "effect": [{"op": "scry", "amount": 1}],
+        },
         {
             "name": "Right",
             "text": "Draw a card.",
