@@ -50,6 +50,8 @@ _VOLATILE = re.compile(
     # The presence dot and note of each seat change with connections, not with the game.
     r'|class="(?:seat-presence |presence )?(?:online|offline)"|>(?:online|offline)<'
     r'|title="[^"]*(?:is )?(?:not )?connected"'
+    # Links are absolute: each process serves them with its own host and port.
+    r"|https?://[\w.-]+:\d+"
 )
 
 
@@ -76,7 +78,7 @@ def fragments(html: str) -> dict[str, str]:
 
 def normalised(html: str) -> str:
     """A fragment without what differs between two renders of the same state: the random ids
-    of the forms, CSRF tokens and the presence marks."""
+    of the forms, CSRF tokens, the presence marks and the serving process's address."""
     return _VOLATILE.sub("", html)
 
 
