@@ -14,9 +14,13 @@ partials inside the whole page.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -273,6 +277,37 @@ def _map_for(
     return layout(spec, current=room, room_options=room_options)
 
 
+_MAPS: OrderedDict[tuple[int, str, str, str | None], DungeonMap] = OrderedDict()
+_MAPS_LOCK = threading.Lock()
+
+
+def _side_map(game: Game, spec: DungeonSpec, room: str | None) -> DungeonMap:
+    """The read-only map of a player's dungeon, laid out once per game, dungeon and room: a
+    game's dungeon specs never change once it has started, and nothing mutates the map. (Keyed
+    by code too: a primary key alone may come back after a delete.)"""
+    key = (game.pk, game.code, spec.name, room)
+    with _MAPS_LOCK:
+        found = _MAPS.get(key)
+        if found is not None:
+            _MAPS.move_to_end(key)
+            return found
+    made = _map_for(spec, room)
+    with _MAPS_LOCK:
+        _MAPS[key] = made
+        while len(_MAPS) > 1024:
+            _MAPS.popitem(last=False)
+    return made
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_urls(code: str) -> tuple[str, str, str]:
+    return (
+        reverse("game_act", args=[code]),
+        reverse("game", args=[code]),
+        reverse("watch_game", args=[code]),
+    )
+
+
 @dataclass
 class Snapshot:
     """What was read from the engine under the cache lock: plain data only."""
@@ -316,9 +351,9 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         "spectator": my_seat is None,
         "fragments": FRAGMENTS,
         "ws_url": f"/ws/game/{game.code}/",
-        "act_url": reverse("game_act", args=[game.code]),
-        "invite_link": base_url + reverse("game", args=[game.code]),
-        "watch_link": base_url + reverse("watch_game", args=[game.code]),
+        "act_url": _game_urls(game.code)[0],
+        "invite_link": base_url + _game_urls(game.code)[1],
+        "watch_link": base_url + _game_urls(game.code)[2],
         "wake_in": None,
     }
     if game.status == Game.OPEN or game.setup is None:
@@ -396,7 +431,7 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         if pv["dungeon"] is not None:
             spec = snap.dungeons.get(pv["dungeon"]["name"])
             if spec is not None:
-                side.dungeon_map = _map_for(spec, pv["dungeon"]["room"])
+                side.dungeon_map = _side_map(game, spec, pv["dungeon"]["room"])
                 room = spec.rooms.get(pv["dungeon"]["room"])
                 side.dungeon_room_text = room.text if room else ""
                 if prompt is not None and prompt["kind"] == "choose_room" and seat == my_seat:
@@ -514,9 +549,59 @@ def render_board(
     ctx["csrf_token"] = csrf_token or ""
     if ctx.get("waiting_for_opponent"):
         return Rendered(render_to_string("game/game.html#board", ctx), {}, None)
-    fragments = {name: _render(f"game/game.html#{name}", ctx) for name in FRAGMENTS}
+    fragments = {name: render_fragment(name, ctx) for name in FRAGMENTS}
     whole_board = _render("game/game.html#board", ctx) if whole else None
     return Rendered(whole_board, fragments, ctx["wake_in"])
+
+
+# Fragments that are a function of a few plain values are rendered once per distinct value and
+# reused, for both players and every later version while the values stay the same: the dungeon
+# maps (a fifth of a render, and they change only when someone ventures) and the game log (the
+# same for both players). The key must hold everything the partial reads; tests/web/
+# test_board_memo.py renders both ways through random games to keep it honest.
+def _maps_key(ctx: dict[str, Any]) -> Any:
+    return (
+        ctx["game"].pk,
+        ctx["game"].code,
+        tuple(
+            (
+                side.name,
+                side.display_name,
+                json.dumps(side.view["dungeon"], sort_keys=True),
+                json.dumps(side.view["completed"], sort_keys=True),
+            )
+            for side in ctx["sides_top_bottom"]
+        ),
+    )
+
+
+def _log_key(ctx: dict[str, Any]) -> Any:
+    return (ctx["log_total"], tuple((line["text"], line["rule"]) for line in ctx["log"]))
+
+
+MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {"maps": _maps_key, "log": _log_key}
+_MEMO: OrderedDict[tuple[str, Any], str] = OrderedDict()
+_MEMO_LOCK = threading.Lock()
+MEMO_SIZE = 2048
+
+
+def render_fragment(name: str, ctx: dict[str, Any]) -> str:
+    """One partial of game/game.html for the context of one viewer."""
+    key_of = MEMO_KEYS.get(name)
+    if key_of is None:
+        return _render(f"game/game.html#{name}", ctx)
+    key = (name, key_of(ctx))
+    with _MEMO_LOCK:
+        html = _MEMO.get(key)
+        if html is not None:
+            _MEMO.move_to_end(key)
+            return html
+    html = _render(f"game/game.html#{name}", ctx)
+    with _MEMO_LOCK:
+        _MEMO[key] = html
+        while len(_MEMO) > MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return html
 
 
 def _render(name: str, ctx: dict[str, Any]) -> str:
