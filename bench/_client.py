@@ -66,9 +66,17 @@ def _close(html: str, tag: str, start: int) -> int:
     return len(html)
 
 
-def fragments(html: str) -> dict[str, str]:
-    """Every known fragment in a frame, by id (the innermost copy wins for a whole board)."""
+def fragments(html: str, only: frozenset[str] | None = None) -> dict[str, str]:
+    """Every known fragment in a frame (or those named in `only`), by id (the innermost copy
+    wins for a whole board)."""
     out: dict[str, str] = {}
+    if only is not None:  # a few fragments: look for each, not at every tag of the frame
+        for name in only:
+            tag = FRAGMENT_TAGS[name]
+            start = html.find(f'<{tag} id="{name}"')
+            if start >= 0:
+                out[name] = html[start : _close(html, tag, start)]
+        return out
     for m in _OPEN.finditer(html):
         tag, name = m.group(1), m.group(2)
         if FRAGMENT_TAGS.get(name) == tag:
@@ -165,6 +173,9 @@ class Seat:
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     # Set on every frame too: a Table waits on both of its seats at once.
     also_notify: asyncio.Event | None = None
+    # Keep only these fragments (a bot needs its prompt and the game-over box): less work for
+    # the client, which shares the machine with the servers it measures.
+    only: frozenset[str] | None = None
     _reader: asyncio.Task | None = None
     # Monotonic time at which each version was first seen on this socket.
     seen_at: dict[int, float] = field(default_factory=dict)
@@ -199,8 +210,8 @@ class Seat:
                     v = int(m.group(1))
                     self.seen_at.setdefault(v, now)
                     self.version = max(self.version, v)
-                parts = fragments(text)
-                if "board" in parts:  # a whole board replaces every part it holds
+                parts = fragments(text, self.only)
+                if "board" in parts or 'id="board"' in text:  # a whole board replaces all
                     self.view = {k: v for k, v in self.view.items() if k == "flash"}
                 self.view.update(parts)
                 flash = _FLASH.search(text)

@@ -223,6 +223,9 @@ class Run:
         self.measuring_since: float | None = None
         self.stopping = False
         self.db = asyncio.Semaphore(1)  # the ORM of this process, one call at a time
+        self.connected = 0
+        self.all_connected = asyncio.Event()
+        self.connect_s = 0.0
 
     def recording(self) -> bool:
         return self.measuring_since is not None and not self.stopping
@@ -237,7 +240,8 @@ class Run:
 
     def seat(self, n: int, game: int, code: str, cookie: str, name: str) -> Seat:
         server = self.servers[(game + n) % len(self.servers)]
-        return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, cookie, name=name)
+        url = f"{server.ws_base}/ws/game/{code}/"
+        return Seat(url, server.base, cookie, name=name, only=frozenset({"prompt", "over"}))
 
     async def table_loop(self, n: int, players: list[tuple[Any, str]], long: bool) -> None:
         rng = random.Random(self.rng.random())
@@ -255,6 +259,10 @@ class Run:
                 self.results.errors.append(f"game {n}: connect failed: {e!r}")
                 await asyncio.sleep(1)
                 continue
+            if not self.all_connected.is_set():
+                self.connected += 1
+                if self.connected == self.args.games:
+                    self.all_connected.set()
             table = Table(seats, rng, timeout=self.args.timeout)
             try:
                 await self.play(table)
@@ -360,6 +368,15 @@ class Run:
             for i in range(args.games)
         ]
         tasks += [asyncio.create_task(self.echo_loop(i)) for i in range(args.echo_pairs)]
+        # Measure the steady state: every table connected (each connection costs its process a
+        # full render, and a replay for a long game it has not seen), then a warm-up.
+        started = time.monotonic()
+        try:
+            await asyncio.wait_for(self.all_connected.wait(), 300)
+        except TimeoutError:
+            self.results.errors.append(f"only {self.connected} of {args.games} tables connected")
+        self.connect_s = time.monotonic() - started
+        log(f"{self.connected} tables connected in {self.connect_s:.1f} s; warming up")
         await asyncio.sleep(args.warmup)
         log(f"measuring for {args.duration:.0f} s")
         self.measuring_since = time.monotonic()
@@ -422,6 +439,7 @@ def summary(args: argparse.Namespace, run: Run, replay: tuple[float, int]) -> di
         "p99_late_ms": ms(p99_late),
         "ratio_late_early_p99": round(p99_late / p99_early, 2) if p99_late and p99_early else None,
         "replay_1000_ms": round(replay[0], 1),
+        "connect_s": round(run.connect_s, 1),
         "games_finished": r.games_finished,
         "bot_refusals": r.bot_refusals,
         "cpu_s": {k: round(v, 1) for k, v in getattr(run, "cpu", {}).items()},
