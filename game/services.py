@@ -497,17 +497,34 @@ def _begin(
     """Lock the game and run the checks every action shares (1-4 above); a chess clock that ran
     out is a loss recorded before anything else (`_Commit`)."""
     game = _lock(game_id)
-    seat = _seat_for_action(game, player)
+    seats = _load_seats(game)  # both seats in one query; the sender's is among them
+    seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
+    if seat is None:
+        raise ActionRefused("You are watching this game; only its two players can act.", "no_seat")
     if action_id and ActionReceipt.objects.filter(game=game, action_id=action_id).exists():
         raise _repeat()
     _check_active(game)
     _check_version(game, seat, version)
-    seats = list(game.seats.select_related("player").order_by("position"))
-    seat = next(s for s in seats if s.pk == seat.pk)
     a = _Acting(game, seat, seats, now())
     _flag_if_out_of_time(a)
     _receipt(game, seat, action_id, kind, version)
     return a
+
+
+_SEAT_FIELDS = ["pass_until", "pass_turn", "pass_stack", "clock_ms"]  # what _commit stores
+
+
+def _seat_fields(seat: Seat) -> tuple[Any, ...]:
+    return (seat.pass_until, seat.pass_turn, list(seat.pass_stack), seat.clock_ms)
+
+
+def _load_seats(game: Game) -> list[Seat]:
+    """The game's seats, each remembering its stored pace and clock so that `_commit` writes
+    only a seat that changed (most actions change neither: two UPDATEs saved per action)."""
+    seats = list(game.seats.select_related("player").order_by("position"))
+    for seat in seats:
+        seat._stored = _seat_fields(seat)
+    return seats
 
 
 def _flag_if_out_of_time(a: _Acting) -> None:
@@ -796,7 +813,9 @@ def _commit(
             )
     _stop_clock(game, by_name, at, actor)
     for seat in seats:
-        seat.save(update_fields=["pass_until", "pass_turn", "pass_stack", "clock_ms"])
+        if getattr(seat, "_stored", None) != _seat_fields(seat):
+            seat.save(update_fields=_SEAT_FIELDS)
+            seat._stored = _seat_fields(seat)
     game.version = len(engine.answers)
     game.turn = engine.state.turn
     game.deciding = engine.pending.player if engine.pending is not None else ""
