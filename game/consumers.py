@@ -7,7 +7,8 @@ and sends fragments rendered for its own viewer. The group only ever carries
 rendered hand ever travels through the channel layer.
 
 Each partial is sent only when it differs from what this connection last received (the random
-action ids inside forms don't count as a difference), and all of them on (re)connect.
+action ids inside forms and the time left on a running countdown don't count as a difference),
+and all of them on (re)connect.
 
 Everything a socket sends is untrusted (docs/security.md): a message must be text, at most
 VENTURE_WS_MAX_MESSAGE_BYTES, a JSON object of known fields; each connection may send
@@ -41,6 +42,9 @@ from .models import Game, Player
 
 log = logging.getLogger(__name__)
 _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
+# A countdown's time left and its face: they differ on every render while it runs, and the page
+# ticks them itself, so they alone are no reason to resend a fragment.
+_TICKING = re.compile(r'data-ms="\d*"|(?<=data-countdown)([^>]*>)[^<]*')
 
 HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 
@@ -48,8 +52,12 @@ HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 NO_SUCH_GAME = 4404
 
 
+def _steady(html: str) -> str:
+    return _TICKING.sub(r"\1", _ACTION_ID.sub("", html))
+
+
 def _same(a: str | None, b: str) -> bool:
-    return a is not None and _ACTION_ID.sub("", a) == _ACTION_ID.sub("", b)
+    return a is not None and _steady(a) == _steady(b)
 
 
 class RateLimit:

@@ -28,6 +28,9 @@ from game.engine.cards import CARDS
 
 MIN_DECK = 40
 MAX_COPIES = 4
+# No rule caps a constructed deck, but a pasted text must not make the server build a list of a
+# billion Forests: far more than any real deck (docs/security.md, hostile input).
+MAX_CARDS = 250
 DECK_HEADERS = {"deck", "main", "maindeck", "main deck", "mainboard"}
 SIDEBOARD_HEADERS = {"sideboard", "side", "sb"}
 IGNORED_HEADERS = {"commander", "companion", "about", "maybeboard"}
@@ -84,20 +87,29 @@ def parse_decklist(text: str) -> DeckList:
             line = line[3:].strip()
         match = _LINE.match(line)
         if not match:
+            shown = line if len(line) <= 60 else line[:60] + "…"
             problems.append(
-                f"Line {number}: {raw.strip()!r} is not '<count> <card name>' (e.g. '4 Forest')."
+                f"Line {number}: {shown!r} is not '<count> <card name>' (e.g. '4 Forest')."
             )
             continue
         count = int(match["count"])
         name = canonical_card_name(match["name"])
         if name is None:
             typed = _SET_SUFFIX.sub("", match["name"].strip())
-            hint = difflib.get_close_matches(typed, list(CARDS), n=1, cutoff=0.6)
+            hint = (
+                difflib.get_close_matches(typed, list(CARDS), n=1, cutoff=0.6)
+                if len(typed) <= 60  # no card name is longer; spare the matcher a pasted essay
+                else []
+            )
             suggestion = f" Did you mean {hint[0]!r}?" if hint else ""
-            problems.append(f"Line {number}: unknown card {typed!r}.{suggestion}")
+            shown = typed if len(typed) <= 60 else typed[:60] + "…"
+            problems.append(f"Line {number}: unknown card {shown!r}.{suggestion}")
             continue
         if count < 1:
             problems.append(f"Line {number}: a count must be at least 1.")
+            continue
+        if len(deck.main) + len(deck.sideboard) + count > MAX_CARDS:
+            problems.append(f"Line {number}: a deck here holds at most {MAX_CARDS} cards.")
             continue
         target.extend([name] * count)
     copies = Counter(deck.main) + Counter(deck.sideboard)

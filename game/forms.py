@@ -171,6 +171,7 @@ class DeckChoiceForm(forms.Form):
     )
     decklist = forms.CharField(
         required=False,
+        max_length=20_000,
         widget=forms.Textarea(
             attrs={"rows": 10, "placeholder": "Deck\n4 Varis, Silverymoon Ranger\n17 Forest\n…"}
         ),

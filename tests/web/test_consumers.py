@@ -3,96 +3,16 @@ presence, reconnects, and the hidden-information guarantee frame by frame."""
 
 from __future__ import annotations
 
-import json
 import re
-import secrets
 
 import pytest
-from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.test import Client
 
-from game.asgi import application
-from game.models import Game
-
-from .helpers import make_player, option_id, pending, start_position
+from .helpers import make_player, option_id, pending
+from .sockets import Socket, answer, connect, db, players_and_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ORIGIN = (b"origin", b"http://testserver")
 VERSION = re.compile(r'name="version" value="(\d+)"')
-
-
-def session_cookie(player) -> bytes:
-    client = Client()
-    client.force_login(player.user)
-    name = settings.SESSION_COOKIE_NAME
-    return f"{name}={client.cookies[name].value}".encode()
-
-
-class Socket:
-    """A browser's websocket: connects with the player's session, records every frame."""
-
-    def __init__(self, game: Game, cookie: bytes | None = None) -> None:
-        headers = [ORIGIN]
-        if cookie is not None:
-            headers.append((b"cookie", cookie))
-        self.comm = WebsocketCommunicator(application, f"/ws/game/{game.code}/", headers=headers)
-        self.frames: list[str] = []
-
-    async def connect(self) -> None:
-        connected, _ = await self.comm.connect()
-        assert connected
-        await self.drain()
-
-    async def drain(self, timeout: float = 0.15) -> str:
-        """Everything that arrives until the socket is quiet; returns the new frames joined."""
-        new = []
-        while not await self.comm.receive_nothing(timeout=timeout):
-            new.append(await self.comm.receive_from())
-        self.frames += new
-        return "\n".join(new)
-
-    async def send(self, **fields) -> None:
-        """Send a form's fields as htmx does; like a rendered form, each carries a fresh action
-        id unless the test gives one (or None: none at all)."""
-        fields.setdefault("action_id", secrets.token_hex(8))
-        if fields["action_id"] is None:
-            del fields["action_id"]
-        await self.comm.send_to(text_data=json.dumps({**fields, "HEADERS": {"HX-Request": "true"}}))
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.frames)
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
-
-
-async def connect(game: Game, player=None) -> Socket:
-    cookie = await db(session_cookie)(player) if player is not None else None
-    sock = Socket(game, cookie)
-    await sock.connect()
-    return sock
-
-
-def db(fn):
-    from channels.db import database_sync_to_async
-
-    return database_sync_to_async(fn)
-
-
-async def players_and_game(position: str = "varis_fork.yaml"):
-    alice = await db(make_player)("alice")
-    bob = await db(make_player)("bob")
-    game = await db(start_position)(alice, bob, position)
-    return alice, bob, game
-
-
-async def answer(sock: Socket, game: Game, label: str, **extra) -> None:
-    await db(game.refresh_from_db)()
-    oid = await db(option_id)(game, label)
-    await sock.send(action="answer", option=oid, version=str(game.version), **extra)
 
 
 async def test_a_connection_gets_the_whole_board_for_its_seat():

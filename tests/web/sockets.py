@@ -1,0 +1,102 @@
+"""A browser's websocket for the consumer tests: the player's session cookie, the page's Origin,
+every frame recorded. Shared by test_consumers, test_hostile_input, test_hidden_information."""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from game.asgi import application
+from game.models import Game
+
+from .helpers import make_player, option_id, start_position
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def db(fn):  # noqa: ANN001, ANN201
+    return database_sync_to_async(fn)
+
+
+def session_cookie(player) -> bytes:  # noqa: ANN001
+    client = Client()
+    client.force_login(player.user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}".encode()
+
+
+class Socket:
+    """A browser's websocket: connects with the player's session, records every frame."""
+
+    def __init__(
+        self,
+        game: Game,
+        cookie: bytes | None = None,
+        *,
+        path: str = "",
+        origin: tuple[bytes, bytes] | None = ORIGIN,
+    ) -> None:
+        headers = [origin] if origin is not None else []
+        if cookie is not None:
+            headers.append((b"cookie", cookie))
+        url = f"/ws/game/{game.code}/{path}"
+        self.comm = WebsocketCommunicator(application, url, headers=headers)
+        self.frames: list[str] = []
+
+    async def connect(self) -> None:
+        connected, _ = await self.comm.connect()
+        assert connected
+        # The whole board comes first; on a busy machine it may take a while.
+        self.frames.append(await self.comm.receive_from(timeout=10))
+        await self.drain()
+
+    async def drain(self, timeout: float = 0.15) -> str:
+        """Everything that arrives until the socket is quiet; returns the new frames joined."""
+        new = []
+        while not await self.comm.receive_nothing(timeout=timeout):
+            new.append(await self.comm.receive_from())
+        self.frames += new
+        return "\n".join(new)
+
+    async def send(self, **fields) -> None:  # noqa: ANN003
+        """Send a form's fields as htmx does; like a rendered form, each carries a fresh action
+        id unless the test gives one (or None: none at all)."""
+        fields.setdefault("action_id", secrets.token_hex(8))
+        if fields["action_id"] is None:
+            del fields["action_id"]
+        await self.send_json({**fields, "HEADERS": {"HX-Request": "true"}})
+
+    async def send_json(self, data: object) -> None:
+        await self.comm.send_to(text_data=json.dumps(data))
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.frames)
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def connect(game: Game, player=None, *, path: str = "") -> Socket:  # noqa: ANN001
+    cookie = await db(session_cookie)(player) if player is not None else None
+    sock = Socket(game, cookie, path=path)
+    await sock.connect()
+    return sock
+
+
+async def players_and_game(position: str = "varis_fork.yaml"):  # noqa: ANN201
+    alice = await db(make_player)("alice")
+    bob = await db(make_player)("bob")
+    game = await db(start_position)(alice, bob, position)
+    return alice, bob, game
+
+
+async def answer(sock: Socket, game: Game, label: str, **extra) -> None:  # noqa: ANN003
+    await db(game.refresh_from_db)()
+    oid = await db(option_id)(game, label)
+    await sock.send(action="answer", option=oid, version=str(game.version), **extra)
