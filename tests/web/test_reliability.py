@@ -289,3 +289,21 @@ def test_a_dead_server_leaves_connections_that_count_as_absence_from_their_last_
     services.claim_win(game.pk, alice)
     game.refresh_from_db()
     assert game.winner == "alice"
+
+
+@pytest.mark.django_db
+def test_a_game_is_created_with_a_clock_from_the_lobby_and_shows_it(client, alice, bob):
+    client.force_login(alice.user)
+    deck = "Varis (green-white)"
+    response = client.post(
+        "/games/new/", {"deck": deck, "clock_minutes": "5", "clock_increment": "2"}
+    )
+    game = Game.objects.get()
+    assert response["Location"] == game.get_absolute_url()
+    assert (game.clock_seconds, game.clock_increment) == (300, 2)
+    services.join_game(game.pk, bob, deck_name=deck, deck=list(game.seats.get().deck))
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert page.count('class="clock') == 2 and "5:00" in page
+    # Out of range is a form error, not a game.
+    response = client.post("/games/new/", {"deck": deck, "clock_minutes": "-1"})
+    assert response.status_code == 200 and Game.objects.count() == 1
