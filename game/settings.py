@@ -10,6 +10,7 @@ Environment:
     DJANGO_ALLOWED_HOSTS  comma-separated (default 127.0.0.1,localhost,testserver)
     DATABASE_URL          e.g. postgres://app:app@127.0.0.1:5432/app (default SQLite db.sqlite3)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0 (default: in-memory channel layer)
+    REDIS_CHANNEL_LAYER   "pubsub" (default) or "core": which channels-redis layer REDIS_URL uses
     REDIS_PREFIX          channels-redis key prefix (default "asgi"): two deployments, or two
                           test runs, can share one Redis database without hearing each other
     VENTURE_LOG_LEVEL     level of the "game" loggers on stderr (default WARNING; INFO shows
@@ -149,10 +150,18 @@ else:
     # Explicit, or a Channels live server child asks for "test_test_<name>" (django/channels#2176).
     DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}
 
+# channels-redis offers two layers: "core" (lists and sorted sets, messages wait up to a minute
+# for a slow consumer) and "pubsub" (Redis publish/subscribe: a message reaches whoever listens
+# now, with fewer Redis round trips). A "game changed" needs no waiting: a consumer that misses
+# one renders on its next (re)connect or heartbeat. docs/performance.md compares them.
+REDIS_LAYERS = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+}
 if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": REDIS_LAYERS[os.environ.get("REDIS_CHANNEL_LAYER", "pubsub")],
             "CONFIG": {
                 "hosts": [os.environ["REDIS_URL"]],
                 "prefix": os.environ.get("REDIS_PREFIX", "asgi"),
