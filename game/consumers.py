@@ -44,7 +44,10 @@ log = logging.getLogger(__name__)
 _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
 # A countdown's time left and its face: they differ on every render while it runs, and the page
 # ticks them itself, so they alone are no reason to resend a fragment.
-_TICKING = re.compile(r'data-ms="\d*"|(?<=data-countdown)([^>]*>)[^<]*')
+# (Two patterns with literal starts, searched only when present: this runs on the event loop for
+# every fragment of every render, and one alternation with a lookbehind cost 10x as much.)
+_TICK_MS = re.compile(r'data-ms="\d*"')
+_TICK_FACE = re.compile(r"data-countdown([^>]*>)[^<]*")
 
 HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 
@@ -53,7 +56,12 @@ NO_SUCH_GAME = 4404
 
 
 def _steady(html: str) -> str:
-    return _TICKING.sub(r"\1", _ACTION_ID.sub("", html))
+    html = _ACTION_ID.sub("", html)
+    if "data-ms" in html:
+        html = _TICK_MS.sub("", html)
+    if "data-countdown" in html:
+        html = _TICK_FACE.sub(r"data-countdown\1", html)
+    return html
 
 
 def _same(a: str | None, b: str) -> bool:
