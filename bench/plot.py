@@ -72,7 +72,7 @@ def label(result: dict[str, Any]) -> str:
 def distribution(svg: Svg, runs: list[dict[str, Any]]) -> None:
     """Share of actions slower than x (log-log), echo baselines dashed."""
     x0, y0 = LEFT_X, TOP_Y
-    lo, hi = 0.1, 1000.0  # ms
+    lo, hi = 0.3, 30000.0  # ms
     shares = [1.0, 0.1, 0.01, 0.001]
 
     def px(ms: float) -> float:
@@ -84,7 +84,7 @@ def distribution(svg: Svg, runs: list[dict[str, Any]]) -> None:
         return y0 + PANEL_H * (0 - math.log10(share)) / 3.3
 
     svg.text(x0 + PANEL_W / 2, y0 - 30, "Latency distribution", 15, "middle", font_weight="bold")
-    for ms in (0.1, 1, 10, 100, 1000):
+    for ms in (1, 10, 100, 1000, 10000):
         svg.line(px(ms), y0, px(ms), y0 + PANEL_H, stroke="#ddd")
         svg.text(px(ms), y0 + PANEL_H + 16, f"{ms:g}", 11, "middle")
     for share in shares:
@@ -115,16 +115,14 @@ def distribution(svg: Svg, runs: list[dict[str, Any]]) -> None:
                 points.append((px(xs[k] * 1000), py(1 - k / n)))
             points.append((px(xs[-1] * 1000), py(1 / n)))
             svg.path(points, colour, dash)
-        y = y0 + 14 + 18 * i
-        svg.line(
-            x0 + PANEL_W - 190, y - 4, x0 + PANEL_W - 170, y - 4, stroke=colour, stroke_width=2
-        )
-        svg.text(x0 + PANEL_W - 165, y, label(run["result"]), 11)
-    y = y0 + 14 + 18 * len(runs)
+        y = y0 + PANEL_H - 10 - 18 * (len(runs) - i)
+        svg.line(x0 + 12, y - 4, x0 + 32, y - 4, stroke=colour, stroke_width=2)
+        svg.text(x0 + 37, y, label(run["result"]), 11)
+    y = y0 + PANEL_H - 10
     svg.line(
-        x0 + PANEL_W - 190,
+        x0 + 12,
         y - 4,
-        x0 + PANEL_W - 170,
+        x0 + 32,
         y - 4,
         stroke="#555",
         stroke_width=2,
@@ -139,16 +137,15 @@ def distribution(svg: Svg, runs: list[dict[str, Any]]) -> None:
 def against_games(svg: Svg, results: list[dict[str, Any]]) -> None:
     x0, y0 = RIGHT_X, TOP_Y
     games = sorted({r["games"] for r in results})
-    top = max(max(r["p99_ms"] or 0 for r in results) * 1.15, 10)
-    step = 10 ** math.floor(math.log10(top / 2))
-    top = math.ceil(top / step) * step
+    lo, top = 1.0, 10 ** math.ceil(math.log10(max(max(r["p99_ms"] or 1 for r in results), 10)))
     g_hi = max(games) * 1.05 if games else 1
 
     def px(g: float) -> float:
         return x0 + PANEL_W * g / g_hi
 
     def py(ms: float) -> float:
-        return y0 + PANEL_H * (1 - ms / top)
+        ms = min(max(ms, lo), top)
+        return y0 + PANEL_H * (1 - math.log10(ms / lo) / math.log10(top / lo))
 
     svg.text(
         x0 + PANEL_W / 2,
@@ -158,16 +155,17 @@ def against_games(svg: Svg, results: list[dict[str, Any]]) -> None:
         "middle",
         font_weight="bold",
     )
-    tick = top / 5
-    for k in range(6):
-        ms = tick * k
+    for k in range(round(math.log10(top / lo)) + 1):
+        ms = lo * 10**k
         svg.line(x0, py(ms), x0 + PANEL_W, py(ms), stroke="#ddd")
         svg.text(x0 - 6, py(ms) + 4, f"{ms:g}", 11, "end")
     for g in games:
         svg.line(px(g), y0, px(g), y0 + PANEL_H, stroke="#eee")
         svg.text(px(g), y0 + PANEL_H + 16, str(g), 11, "middle")
     svg.text(x0 + PANEL_W / 2, y0 + PANEL_H + 36, "concurrent games", 12, "middle")
-    svg.text(x0 - 50, y0 + PANEL_H / 2, "ms", 12, "middle")
+    svg.text(x0 - 50, y0 + PANEL_H / 2, "ms (log)", 12, "middle")
+    svg.line(x0, py(100), x0 + PANEL_W, py(100), stroke="#999", stroke_dasharray="2,3")
+    svg.text(x0 + PANEL_W - 4, py(100) - 4, "100 ms", 10, "end", fill="#777")
     row = 0
     for mode in ("embedded", "scale"):
         mine = sorted((r for r in results if r["mode"] == mode), key=lambda r: r["games"])
@@ -179,18 +177,18 @@ def against_games(svg: Svg, results: list[dict[str, Any]]) -> None:
             svg.path(points, colour, dash)
             for x, y in points:
                 svg.add(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>')
-            y = y0 + 14 + 18 * row
+            y = y0 + PANEL_H - 82 + 18 * row  # bottom right: the lines rise to the top
             svg.line(
-                x0 + 12,
+                x0 + PANEL_W - 225,
                 y - 4,
-                x0 + 32,
+                x0 + PANEL_W - 205,
                 y - 4,
                 stroke=colour,
                 stroke_width=2,
                 stroke_dasharray=dash or "none",
             )
             name = "one process, SQLite" if mode == "embedded" else "two processes, PG + Redis"
-            svg.text(x0 + 37, y, f"{key[:3]} — {name}", 11)
+            svg.text(x0 + PANEL_W - 200, y, f"{key[:3]} — {name}", 11)
             row += 1
     svg.add(
         f'<rect x="{x0}" y="{y0}" width="{PANEL_W}" height="{PANEL_H}" fill="none" stroke="#333"/>'
