@@ -36,11 +36,13 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -444,6 +446,7 @@ def summary(args: argparse.Namespace, run: Run, replay: tuple[float, int]) -> di
         "bot_refusals": r.bot_refusals,
         "cpu_s": {k: round(v, 1) for k, v in getattr(run, "cpu", {}).items()},
         "errors": len(r.errors),
+        "error_kinds": dict(Counter(re.sub(r"\d+", "N", e)[:80] for e in r.errors)),
     }
 
 
