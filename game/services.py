@@ -60,6 +60,9 @@ from .models import (
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 256
+# Finished games have a small cache of their own: their pages may linger on the game-over
+# screen for a while, but they must not crowd out (or grow the memory with) games in progress.
+FINISHED_CACHE_SIZE = 16
 MAX_AUTO_ANSWERS = 20000  # a game where nobody can act still ends (empty libraries) well before
 
 
@@ -75,12 +78,19 @@ class ActionRefused(Exception):
 # the engine cache -------------------------------------------------------------------------------
 # Keyed by (pk, code): a primary key alone could in principle be reused after a delete.
 _cache: OrderedDict[tuple[int, str], Engine] = OrderedDict()
+_finished: OrderedDict[tuple[int, str], Engine] = OrderedDict()
 _cache_lock = threading.RLock()
 
 
 def clear_engine_cache() -> None:
     with _cache_lock:
         _cache.clear()
+        _finished.clear()
+
+
+def _cached(key: tuple[int, str]) -> Engine | None:
+    engine = _cache.get(key)
+    return engine if engine is not None else _finished.get(key)
 
 
 def _key(game: Game) -> tuple[int, str]:
@@ -89,10 +99,13 @@ def _key(game: Game) -> tuple[int, str]:
 
 def _remember(key: tuple[int, str], engine: Engine) -> None:
     with _cache_lock:
-        _cache[key] = engine
-        _cache.move_to_end(key)
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        store, size = (_finished, FINISHED_CACHE_SIZE) if engine.over else (_cache, CACHE_SIZE)
+        if engine.over:
+            _cache.pop(key, None)
+        store[key] = engine
+        store.move_to_end(key)
+        while len(store) > size:
+            store.popitem(last=False)
 
 
 def engine_setup(game: Game) -> GameSetup:
@@ -163,7 +176,7 @@ def reading(game: Game) -> Iterator[Engine]:
     """The live engine of `game` at the row's version, for reading only. The cache lock is held
     meanwhile, so no writer in this process changes it under the reader's feet."""
     with _cache_lock:
-        engine = _current(game, _cache.get(_key(game)))
+        engine = _current(game, _cached(_key(game)))
         _remember(_key(game), engine)
         yield engine
 
@@ -172,6 +185,8 @@ def _engine_for_update(game: Game) -> Engine:
     """The engine to change, taken out of the cache: it goes back only after commit."""
     with _cache_lock:
         engine = _cache.pop(_key(game), None)
+        if engine is None:
+            engine = _finished.pop(_key(game), None)
     return _current(game, engine)
 
 

@@ -307,3 +307,23 @@ def test_a_game_is_created_with_a_clock_from_the_lobby_and_shows_it(client, alic
     # Out of range is a form error, not a game.
     response = client.post("/games/new/", {"deck": deck, "clock_minutes": "-1"})
     assert response.status_code == 200 and Game.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the cache is filled on commit
+def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
+    """A server's memory stays flat however many games end (bench/soak.py): a finished game's
+    engine moves to a small cache of its own, and is replayed if it is looked at later."""
+    monkeypatch.setattr(services, "FINISHED_CACHE_SIZE", 2)
+    alice, bob = make_player("alice"), make_player("bob")
+    games = [start_game(alice, bob) for _ in range(3)]
+    playing = start_game(alice, bob)
+    for game in games:
+        services.concede(game.pk, bob)
+    keys = [(g.pk, g.code) for g in games]
+    assert (playing.pk, playing.code) in services._cache
+    assert not any(k in services._cache for k in keys)
+    assert list(services._finished) == keys[1:]
+    games[0].refresh_from_db()
+    with services.reading(games[0]) as engine:  # evicted: replayed from its log
+        assert engine.over and engine.state.winner == "alice"
+    assert (playing.pk, playing.code) in services._cache
