@@ -12,18 +12,20 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "game.settings")
 # Django must be set up before anything that imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # There is no CSRF on websockets: the Origin check is the cross-site defence.
+        # There is no CSRF on websockets: the Origin check is the cross-site defence. The
+        # session is attached here and read by the consumer after the handshake (no
+        # AuthMiddleware: it would query the database before answering the handshake).
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

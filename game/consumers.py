@@ -1,7 +1,7 @@
 """The game's websocket: transport only (DESIGN.md, "The web app").
 
 One consumer per connection, one channel group per game. A consumer authenticates the viewer
-(the session, via AuthMiddlewareStack), parses what the browser sends, calls `game.services`
+(the session, read just after the handshake), parses what the browser sends, calls `game.services`
 and sends fragments rendered for its own viewer. The group only ever carries
 `{"type": "game.changed", "version": N}`: every consumer renders its own seat's view, so no
 rendered hand ever travels through the channel layer.
@@ -29,11 +29,13 @@ import json
 import logging
 import re
 import time
+from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib import auth
 from django.utils.html import escape
 
 from . import board, services
@@ -109,10 +111,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         code = kwargs["code"]
         self.watching = bool(kwargs.get("watch"))
-        found = await self._find(code, self.scope.get("user"))
+        # The handshake is answered at once, before any database work: when every page of a
+        # restarted server reconnects at the same moment, the database calls queue up, and a
+        # handshake that waited behind them would time out (Daphne allows 5 s) and be retried.
+        # Who the viewer is comes from the session just after (asgi.py: no AuthMiddleware).
+        await self.accept()
+        found = await self._find(code)
         if found is None:
-            # Accept, say why, close: a close before the handshake would make the browser retry.
-            await self.accept()
+            # Say why, then close with our own code: the browser does not retry it.
             await self.send(text_data=GONE_HTML)
             await self.close(code=NO_SUCH_GAME)
             return
@@ -123,7 +129,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.send_lock = asyncio.Lock()
         self.rate = RateLimit(settings.VENTURE_WS_RATE_PER_SECOND, settings.VENTURE_WS_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         seat = await database_sync_to_async(services.viewer_connected)(
             self.game_id, self.player, self.channel_name
         )
@@ -259,10 +264,13 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     # database -----------------------------------------------------------------------------------
     @database_sync_to_async
-    def _find(self, code: str, user: Any) -> tuple[int, str, Player | None] | None:
+    def _find(self, code: str) -> tuple[int, str, Player | None] | None:
+        """The game, its group and the viewer's Player (from the session: the same check of the
+        session's user and its auth hash as a page's request)."""
         game = Game.objects.filter(code=code).first()
         if game is None:
             return None
+        user = auth.get_user(SimpleNamespace(session=self.scope["session"]))
         return game.pk, game.group_name, services.player_for_user(user)
 
     @database_sync_to_async

@@ -1,4 +1,5 @@
-"""Websocket URL routes, mounted by game.asgi under AuthMiddlewareStack."""
+"""Websocket URL routes, mounted by game.asgi under SessionMiddlewareStack (the consumer reads
+the user from the session after the handshake)."""
 
 from django.urls import URLPattern, URLResolver, path
 
