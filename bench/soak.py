@@ -10,6 +10,13 @@ offers (uniformly among the options) after a think time drawn from [pace/2, 3*pa
 that ends is replaced by a new one between the same players, so the server keeps meeting new
 games (and its engine cache keeps turning over) for the whole run.
 
+The tables open over `--ramp` seconds (players arrive; they don't all knock at once), and each
+table's first game is already under way (a random 0 to `--aged` answers in its log), so that
+what is measured is a server in steady use, not one filling up from empty: the memory at the
+start is taken after `--warmup` seconds (90) with every game connected and playing, once the
+server's bounded caches have filled (live engines, rendered log and map fragments, map layouts,
+parsed log lines: the first minute's growth). Flat after that is what a leak would break.
+
 Every answer a bot sends is remembered with its action id. After the run the database is read:
 
 - lost: answers the bots saw applied (both pages moved past their version) that are not in the
@@ -32,6 +39,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -82,6 +90,7 @@ class Results:
     sent: list[Sent] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
+    first_version: dict[str, int] = field(default_factory=dict)  # a game's log when it began
     games_finished: int = 0
     memory: list[tuple[float, float]] = field(default_factory=list)  # (s since start, MB)
 
@@ -108,9 +117,18 @@ class Soak:
 
     async def table_loop(self, n: int, players: list[tuple[Any, str]]) -> None:
         rng = random.Random(self.rng.random())
+        # Tables open one after another, `--ramp` seconds for all of them, as players arrive.
+        await asyncio.sleep(self.args.ramp * n / self.args.games)
+        # The first game of a table is already under way (up to --aged answers in its log): the
+        # server meets games of every age from the start, as it would in steady use.
+        played = rng.randint(0, self.args.aged) if self.args.aged else 0
         while not self.stopping:
-            code, _ = await self.orm(self.world.game, players[0][0], players[1][0])
+            code, version = await self.orm(
+                self.world.game, players[0][0], players[1][0], played=played
+            )
+            played = 0
             self.results.games_started += 1
+            self.results.first_version[code] = version
             url = f"{self.server.ws_base}/ws/game/{code}/"
             seats = [
                 Seat(url, self.server.base, cookie, name=f"{code}/{player.display_name}",
@@ -222,10 +240,11 @@ def audit(results: Results) -> dict[str, int]:
     unanswered = sum(1 for s in results.sent if s.error)
     lost = duplicated = inconsistent = 0
     for game in Game.objects.filter(code__in={s.code for s in results.sent}):
+        # The answers made over the sockets: those after the log the game started with.
         rows = list(
-            GameAction.objects.filter(game=game, auto=False).values_list(
-                "client_action_id", flat=True
-            )
+            GameAction.objects.filter(
+                game=game, auto=False, index__gte=results.first_version.get(game.code, 0)
+            ).values_list("client_action_id", flat=True)
         )
         ids = Counter(rows)
         duplicated += sum(n - 1 for n in ids.values() if n > 1)
@@ -252,15 +271,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
     p.add_argument("--duration", type=float, default=300, help="seconds (default 300)")
     p.add_argument("--pace", type=float, default=1.0, help="mean think time in s (default 1)")
-    p.add_argument("--warmup", type=float, default=15, help="seconds before the start figure")
+    p.add_argument("--ramp", type=float, default=20, help="seconds to open all tables")
+    p.add_argument(
+        "--aged", type=int, default=500, help="first games start up to this far in (answers)"
+    )
+    p.add_argument("--warmup", type=float, default=90, help="seconds before the start figure")
     p.add_argument("--timeout", type=float, default=30, help="seconds an update may take")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep", type=Path, help="keep the server's log in this folder")
+    p.add_argument("--app", default="game.asgi:application", help="the ASGI app Daphne serves")
     return p.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    # A `kill` stops the server too (the `finally` below runs), as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = Path(tempfile.mkdtemp(prefix="venture-soak-"))
     env = _servers.server_env(f"sqlite:///{work / 'venture.sqlite3'}")
     log("migrating (SQLite)")
@@ -270,7 +296,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     django.setup()
     world = World(args.seed)
-    server = _servers.Daphne(env, (args.keep or work) / "daphne.log")
+    server = _servers.Daphne(env, (args.keep or work) / "daphne.log", app=args.app)
     try:
         server.start()
         log(f"server: {server.base} (pid {server.proc.pid})")
@@ -302,6 +328,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "memory_start_mb": round(memory_start, 1) if memory_start else None,
         "memory_end_mb": round(memory_end, 1) if memory_end else None,
         "memory_max_mb": max((mb for _, mb in r.memory), default=None),
+        "memory_every_30s_mb": [mb for _, mb in r.memory[::3]],
         "memory_growth_pct": round(growth * 100, 1) if growth is not None else None,
         "memory_flat": growth is not None and abs(growth) <= FLAT,
     }
