@@ -153,7 +153,13 @@ def test_the_admin_is_for_staff_only(alice):
     staff = get_user_model().objects.create_user("root", password="x", is_staff=True)
     staff.is_superuser = True
     staff.save()
-    urls = ["/admin/", "/admin/game/game/", "/admin/dungeons/dungeoncard/", "/admin/auth/user/"]
+    urls = [
+        "/admin/",
+        "/admin/game/game/",
+        "/admin/game/actionreceipt/",
+        "/admin/dungeons/dungeoncard/",
+        "/admin/auth/user/",
+    ]
     anon, player, admin = Client(), Client(), Client()
     player.force_login(alice.user)
     admin.force_login(staff)
