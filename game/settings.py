@@ -23,6 +23,8 @@ Environment:
     DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated, e.g. https://venture.example (behind a proxy)
     VENTURE_ABANDON_SECONDS  how long a disconnected player has to come back before the
                           opponent may claim the win (default 120)
+    VENTURE_ABSENCE_GRACE_SECONDS  how long a player may be away before the opponent is shown
+                          the countdown (default 5: a reload is not news)
     VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
                           (default "20/40"); more are refused with a message, not applied
 """
