@@ -39,8 +39,8 @@ def clocked(alice, bob, seconds: int) -> Game:
 
 
 async def test_the_opponent_sees_a_countdown_then_claims_the_win(settings):
-    settings.VENTURE_ABSENCE_GRACE_SECONDS = 0.3
-    settings.VENTURE_ABANDON_SECONDS = 1.0
+    settings.VENTURE_ABSENCE_GRACE_SECONDS = 1.0
+    settings.VENTURE_ABANDON_SECONDS = 2.0
     alice = await db(make_player)("alice")
     bob = await db(make_player)("bob")
     scenario = await db(services.check_scenario)(
