@@ -289,6 +289,11 @@ class Outcome:
     error: str = ""
 
 
+SLOW_DOWN = "Too many messages: slow down."  # game/consumers.py's rate-limit notice
+THROTTLE_PAUSE = 1.0  # seconds: the limit refills at VENTURE_WS_RATE (default 20/s)
+THROTTLE_RETRIES = 5
+
+
 class Table:
     """The two seats of one game and a bot answering for whichever seat must decide, choosing
     uniformly among the options its page offers."""
@@ -299,6 +304,7 @@ class Table:
         self.timeout = timeout
         self.changed = asyncio.Event()
         self._refused_at: tuple[int, str] | None = None
+        self.throttled = 0  # answers the server's rate limit turned away (and were resent)
         for seat in seats:
             seat.also_notify = self.changed
 
@@ -350,16 +356,27 @@ class Table:
         return found[-1] if found else None
 
     async def answer(self, seat: Seat, choice: Choice) -> Outcome:
-        """Send one random answer; wait until both seats show a newer version (or a refusal)."""
+        """Send one random answer; wait until both seats show a newer version (or a refusal).
+
+        A bot answers far faster than a person, so the server's per-connection rate limit
+        (VENTURE_WS_RATE) may turn an answer away unapplied; it is then sent again after a
+        pause, as a person told to slow down would, and counted in `throttled`."""
         v = choice.version
         smallest = self._refused_at == (v, seat.name)  # the rules refused a random multi-pick
-        flashes = len(seat.flashes)
-        sent = time.monotonic()
-        await seat.send(choice.answer(self.rng, smallest=smallest))
-        updated = await self.wait(
-            lambda: all(s.version > v for s in self.seats) or len(seat.flashes) > flashes,
-            self.timeout,
-        )
+        message = choice.answer(self.rng, smallest=smallest)
+        for attempt in range(THROTTLE_RETRIES + 1):
+            flashes = len(seat.flashes)
+            sent = time.monotonic()
+            await seat.send(message)
+            updated = await self.wait(
+                lambda n=flashes: all(s.version > v for s in self.seats) or len(seat.flashes) > n,
+                self.timeout,
+            )
+            throttled = len(seat.flashes) > flashes and seat.flashes[-1].startswith(SLOW_DOWN)
+            if not throttled or attempt == THROTTLE_RETRIES:
+                break
+            self.throttled += 1
+            await asyncio.sleep(THROTTLE_PAUSE)
         if all(s.version > v for s in self.seats):
             self._refused_at = None
             done = max(first_seen_after(s, v) or sent for s in self.seats)
