@@ -28,6 +28,7 @@ from django.conf import settings
 from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 
 from dungeons.maplayout import DungeonMap, layout
 from game.engine.cards import CARDS, TOKENS
@@ -415,6 +416,13 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         )
         for p in pv["battlefield"]:
             perm = _permanent(p, obj_actions)
+            # A permanent without buttons is a function of its view alone: rendered once
+            # per distinct state and reused (most of a side's render; see _piece).
+            perm["html"] = (
+                ""
+                if perm["actions"]
+                else _piece("game/_permanent.html", "p", perm, json.dumps(p, sort_keys=True))
+            )
             if "Land" in p["types"] and "Creature" not in p["types"]:
                 side.lands.append(perm)
             elif "Creature" in p["types"]:
@@ -424,13 +432,15 @@ def board_context(game: Game, viewer: Player | None, *, base_url: str = "") -> d
         if pv["hand"] is not None:
             ids = snap.my_hand_ids if seat == my_seat else [None] * len(pv["hand"])
             for name, obj_id in zip(pv["hand"], ids, strict=False):
-                side.hand.append(
-                    {
-                        "name": name,
-                        "info": card_info(name),
-                        "actions": obj_actions.get(obj_id, []) if obj_id is not None else [],
-                    }
+                card = {
+                    "name": name,
+                    "info": card_info(name),
+                    "actions": obj_actions.get(obj_id, []) if obj_id is not None else [],
+                }
+                card["html"] = (
+                    "" if card["actions"] else _piece("game/_hand_card.html", "c", card, name)
                 )
+                side.hand.append(card)
         if pv["dungeon"] is not None:
             spec = snap.dungeons.get(pv["dungeon"]["name"])
             if spec is not None:
@@ -585,7 +595,22 @@ def _log_key(ctx: dict[str, Any]) -> Any:
 MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {"maps": _maps_key, "log": _log_key}
 _MEMO: OrderedDict[tuple[str, Any], str] = OrderedDict()
 _MEMO_LOCK = threading.Lock()
-MEMO_SIZE = 2048
+MEMO_SIZE = 8192  # fragments and pieces of ~1-10 kB: a few tens of MB at most
+
+
+def _memoised(key: tuple[str, Any], render: Callable[[], str]) -> str:
+    """`render()`, or what it gave last time for `key` (least recently used entries go)."""
+    with _MEMO_LOCK:
+        html = _MEMO.get(key)
+        if html is not None:
+            _MEMO.move_to_end(key)
+            return html
+    html = render()
+    with _MEMO_LOCK:
+        _MEMO[key] = html
+        while len(_MEMO) > MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return html
 
 
 def render_fragment(name: str, ctx: dict[str, Any]) -> str:
@@ -593,18 +618,16 @@ def render_fragment(name: str, ctx: dict[str, Any]) -> str:
     key_of = MEMO_KEYS.get(name)
     if key_of is None:
         return _render(f"game/game.html#{name}", ctx)
-    key = (name, key_of(ctx))
-    with _MEMO_LOCK:
-        html = _MEMO.get(key)
-        if html is not None:
-            _MEMO.move_to_end(key)
-            return html
-    html = _render(f"game/game.html#{name}", ctx)
-    with _MEMO_LOCK:
-        _MEMO[key] = html
-        while len(_MEMO) > MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    return html
+    return _memoised((name, key_of(ctx)), lambda: _render(f"game/game.html#{name}", ctx))
+
+
+def _piece(template: str, var: str, item: dict[str, Any], key: str) -> SafeString:
+    """A piece of a fragment (a permanent, a card in hand) that reads only `item` (as `var`)
+    and is determined by `key`: rendered once per distinct key, for every viewer and version.
+    Only pieces without the viewer's buttons come here (those carry the version and a fresh
+    action id). tests/web/test_board_memo.py compares with fresh renders through random games."""
+    html = _memoised((template, key), lambda: _render(template, {var: item}))
+    return mark_safe(html)  # noqa: S308 - the template's own autoescaped output
 
 
 def _render(name: str, ctx: dict[str, Any]) -> str:
