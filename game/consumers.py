@@ -18,6 +18,11 @@ is answered with a sentence in #flash and changes nothing; the connection stays 
 The watch URL (`/ws/game/<code>/watch/`) always serves the spectator's view: both boards, no
 hand, no prompt, and nothing it sends can act.
 
+The database work and the renders run on a pool of VENTURE_DB_THREADS threads (`in_pool`), not
+on Channels' one thread per process: with PostgreSQL much of an answer or a render is waiting
+for the database, and on one thread every socket of the process queued behind those waits (and
+so did Channels' own per-message connection check, which uses that thread).
+
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends,
 or the deciding player's chess clock reaches zero (then the time loss is recorded first).
 """
@@ -29,6 +34,7 @@ import json
 import logging
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
@@ -50,6 +56,16 @@ _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
 # every fragment of every render, and one alternation with a lookbehind cost 10x as much.)
 _TICK_MS = re.compile(r'data-ms="\d*"')
 _TICK_FACE = re.compile(r"data-countdown([^>]*>)[^<]*")
+
+_POOL = ThreadPoolExecutor(settings.VENTURE_DB_THREADS, thread_name_prefix="venture-db")
+
+
+def in_pool(func: Any) -> Any:
+    """`func` (blocking: the ORM, the engine, templates) as a coroutine run on the pool; each
+    thread keeps its own database connection, checked and closed as Channels does
+    (DatabaseSyncToAsync: close_old_connections before and after)."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_POOL)
+
 
 HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 
@@ -129,7 +145,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.send_lock = asyncio.Lock()
         self.rate = RateLimit(settings.VENTURE_WS_RATE_PER_SECOND, settings.VENTURE_WS_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        seat = await database_sync_to_async(services.viewer_connected)(
+        seat = await in_pool(services.viewer_connected)(
             self.game_id, self.player, self.channel_name
         )
         self.seat_id = seat.pk if seat else None
@@ -137,16 +153,21 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.heartbeat = asyncio.create_task(self.beat())
 
     async def beat(self) -> None:
-        """Keep this connection's presence fresh, and redraw when someone else's expired (a
-        server that died without closing its sockets)."""
+        """Keep this connection's presence fresh, and redraw when who is connected changed
+        since the last beat (someone's connection expired: a server that died without closing
+        its sockets). Only then: a redraw every beat would be a render per socket every
+        HEARTBEAT_SECONDS, as many renders as the actions make at a person's pace."""
+        online: frozenset[int] | None = None
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
                 # Re-join: channels-redis forgets group members after a day (stack.md, A3).
                 await self.channel_layer.group_add(self.group, self.channel_name)
-                if self.seat_id is not None:
-                    await database_sync_to_async(services.viewer_alive)(self.channel_name)
-                await self.send_board()
+                mine = self.channel_name if self.seat_id is not None else None
+                now_online = await in_pool(services.viewer_alive)(mine, self.game_id)
+                if now_online != online:
+                    await self.send_board()
+                online = now_online
             except Game.DoesNotExist:
                 return
             except Exception:  # a missed beat is retried; the socket stays up
@@ -162,7 +183,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.wake.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat_id is not None:
-            await database_sync_to_async(services.viewer_disconnected)(self.channel_name)
+            await in_pool(services.viewer_disconnected)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.rate.allow():
@@ -189,7 +210,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.flash(str(e))
             return
         try:
-            await database_sync_to_async(perform)(self.game_id, self.player, action)
+            await in_pool(perform)(self.game_id, self.player, action)
         except services.ActionRefused as e:
             await self.flash(e.message)
             # A view that is behind gets the current one straight away.
@@ -255,7 +276,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         try:
             # A clock at zero is a loss: recorded (once, whoever's page gets here first), then
             # every page hears of it; otherwise just this page's countdown changed.
-            if not await database_sync_to_async(services.check_time)(self.game_id):
+            if not await in_pool(services.check_time)(self.game_id):
                 await self.send_board()
         except Game.DoesNotExist:
             return
@@ -263,7 +284,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             log.exception("timed redraw of game %s failed", self.game_id)
 
     # database -----------------------------------------------------------------------------------
-    @database_sync_to_async
+    @in_pool
     def _find(self, code: str) -> tuple[int, str, Player | None] | None:
         """The game, its group and the viewer's Player (from the session: the same check of the
         session's user and its auth hash as a page's request)."""
@@ -273,7 +294,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = auth.get_user(SimpleNamespace(session=self.scope["session"]))
         return game.pk, game.group_name, services.player_for_user(user)
 
-    @database_sync_to_async
+    @in_pool
     def _render(self, whole: bool) -> board.Rendered:
         game = Game.objects.get(pk=self.game_id)
         cookies = self.scope.get("cookies") or {}

@@ -79,7 +79,16 @@ class ActionRefused(Exception):
 # Keyed by (pk, code): a primary key alone could in principle be reused after a delete.
 _cache: OrderedDict[tuple[int, str], Engine] = OrderedDict()
 _finished: OrderedDict[tuple[int, str], Engine] = OrderedDict()
-_cache_lock = threading.RLock()
+_cache_lock = threading.RLock()  # the two dicts' bookkeeping only: held for microseconds
+# Who may use a cached engine: one thread at a time per game (a reader may catch the engine up,
+# which changes it), but games apart in parallel: the consumers' threads (game/consumers.py)
+# render different games at once, and a catch-up reads the database. Striped: a fixed number of
+# locks, shared by games whose keys hash alike, so nothing grows with the games ever seen.
+_game_locks = [threading.RLock() for _ in range(64)]
+
+
+def _game_lock(key: tuple[int, str]) -> threading.RLock:
+    return _game_locks[hash(key) % len(_game_locks)]
 
 
 def clear_engine_cache() -> None:
@@ -89,8 +98,9 @@ def clear_engine_cache() -> None:
 
 
 def _cached(key: tuple[int, str]) -> Engine | None:
-    engine = _cache.get(key)
-    return engine if engine is not None else _finished.get(key)
+    with _cache_lock:
+        engine = _cache.get(key)
+        return engine if engine is not None else _finished.get(key)
 
 
 def _key(game: Game) -> tuple[int, str]:
@@ -173,20 +183,22 @@ def _current(game: Game, engine: Engine | None) -> Engine:
 
 @contextmanager
 def reading(game: Game) -> Iterator[Engine]:
-    """The live engine of `game` at the row's version, for reading only. The cache lock is held
-    meanwhile, so no writer in this process changes it under the reader's feet."""
-    with _cache_lock:
-        engine = _current(game, _cached(_key(game)))
-        _remember(_key(game), engine)
+    """The live engine of `game` at the row's version, for reading only. The game's lock is
+    held meanwhile, so no writer in this process takes it from under the reader's feet."""
+    key = _key(game)
+    with _game_lock(key):
+        engine = _current(game, _cached(key))
+        _remember(key, engine)
         yield engine
 
 
 def _engine_for_update(game: Game) -> Engine:
     """The engine to change, taken out of the cache: it goes back only after commit."""
-    with _cache_lock:
-        engine = _cache.pop(_key(game), None)
+    key = _key(game)
+    with _game_lock(key), _cache_lock:
+        engine = _cache.pop(key, None)
         if engine is None:
-            engine = _finished.pop(_key(game), None)
+            engine = _finished.pop(key, None)
     return _current(game, engine)
 
 
@@ -978,9 +990,13 @@ def viewer_connected(game_id: int, player: Player | None, channel_name: str) -> 
     return seat
 
 
-def viewer_alive(channel_name: str) -> None:
-    """The consumer's heartbeat: this connection is still open."""
-    Connection.objects.filter(channel_name=channel_name).update(last_seen=now())
+def viewer_alive(channel_name: str | None, game_id: int) -> frozenset[int]:
+    """The consumer's heartbeat: this connection (None: a spectator's, not recorded) is still
+    open. Returns the seats of the game with a live connection now, what the pages' presence
+    marks show, so a page is redrawn only when that changed (not every beat)."""
+    if channel_name is not None:
+        Connection.objects.filter(channel_name=channel_name).update(last_seen=now())
+    return frozenset(_online(game_id))
 
 
 def viewer_disconnected(channel_name: str) -> None:
@@ -1000,9 +1016,13 @@ def viewer_disconnected(channel_name: str) -> None:
 
 
 def online_seat_ids(game: Game) -> set[int]:
+    return _online(game.pk)
+
+
+def _online(game_id: int) -> set[int]:
     since = now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
     return set(
-        Connection.objects.filter(seat__game=game, last_seen__gte=since).values_list(
+        Connection.objects.filter(seat__game_id=game_id, last_seen__gte=since).values_list(
             "seat_id", flat=True
         )
     )

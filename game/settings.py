@@ -27,6 +27,8 @@ Environment:
                           the countdown (default 5: a reload is not news)
     VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
                           (default "20/40"); more are refused with a message, not applied
+    VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
+                          (default 4; each holds its own database connection)
 """
 
 import os
@@ -207,6 +209,8 @@ _rate, _, _burst = os.environ.get("VENTURE_WS_RATE", "20/40").partition("/")
 VENTURE_WS_RATE_PER_SECOND = float(_rate)
 VENTURE_WS_BURST = float(_burst or _rate)
 VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
+# The websockets' database work runs on this many threads per process (game/consumers.py).
+VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "4"))
 
 LOGGING = {
     "version": 1,

@@ -280,7 +280,7 @@ def test_a_dead_server_leaves_connections_that_count_as_absence_from_their_last_
     connect(a, "ch.alice")
     connect(b, "ch.bob")  # its server then dies: no disconnect, the heartbeat stops
     clock.advance(Connection.PRESENCE_TTL_SECONDS - 1)
-    services.viewer_alive("ch.alice")
+    services.viewer_alive("ch.alice", game.pk)
     assert services.timings(game, [a, b])[b.pk].absent_since is None  # not expired yet
     clock.advance(2)
     t = services.timings(game, [a, b])[b.pk]
