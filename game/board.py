@@ -602,24 +602,35 @@ def _log_key(ctx: dict[str, Any]) -> Any:
 
 
 MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {"maps": _maps_key, "log": _log_key}
-_MEMO: OrderedDict[tuple[str, Any], str] = OrderedDict()
-_MEMO_LOCK = threading.Lock()
-MEMO_SIZE = 8192  # fragments and pieces of ~1-10 kB: a few tens of MB at most
 
 
-def _memoised(key: tuple[str, Any], render: Callable[[], str]) -> str:
-    """`render()`, or what it gave last time for `key` (least recently used entries go)."""
-    with _MEMO_LOCK:
-        html = _MEMO.get(key)
-        if html is not None:
-            _MEMO.move_to_end(key)
-            return html
-    html = render()
-    with _MEMO_LOCK:
-        _MEMO[key] = html
-        while len(_MEMO) > MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    return html
+class _Memo:
+    """Rendered HTML by key, the least recently used entries dropped beyond `size`."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[Any, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Any, render: Callable[[], str]) -> str:
+        """`render()`, or what it gave last time for `key`."""
+        with self.lock:
+            html = self.entries.get(key)
+            if html is not None:
+                self.entries.move_to_end(key)
+                return html
+        html = render()
+        with self.lock:
+            self.entries[key] = html
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return html
+
+
+# Whole fragments (a log is a few kB and a new one comes with every answer) and small pieces
+# (a permanent or a card: well under a kB each, and many): each memo holds a few MB at most.
+_FRAGMENTS_MEMO = _Memo(2048)
+_PIECES_MEMO = _Memo(8192)
 
 
 def render_fragment(name: str, ctx: dict[str, Any]) -> str:
@@ -627,7 +638,7 @@ def render_fragment(name: str, ctx: dict[str, Any]) -> str:
     key_of = MEMO_KEYS.get(name)
     if key_of is None:
         return _render(f"game/game.html#{name}", ctx)
-    return _memoised((name, key_of(ctx)), lambda: _render(f"game/game.html#{name}", ctx))
+    return _FRAGMENTS_MEMO.get((name, key_of(ctx)), lambda: _render(f"game/game.html#{name}", ctx))
 
 
 def _piece(template: str, var: str, item: dict[str, Any], key: str) -> SafeString:
@@ -635,7 +646,7 @@ def _piece(template: str, var: str, item: dict[str, Any], key: str) -> SafeStrin
     and is determined by `key`: rendered once per distinct key, for every viewer and version.
     Only pieces without the viewer's buttons come here (those carry the version and a fresh
     action id). tests/web/test_board_memo.py compares with fresh renders through random games."""
-    html = _memoised((template, key), lambda: _render(template, {var: item}))
+    html = _PIECES_MEMO.get((template, key), lambda: _render(template, {var: item}))
     return mark_safe(html)  # noqa: S308 - the template's own autoescaped output
 
 
