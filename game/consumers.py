@@ -296,11 +296,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     @in_pool
     def _render(self, whole: bool) -> board.Rendered:
-        game = Game.objects.get(pk=self.game_id)
+        game, seats = board.load_board(self.game_id)
         cookies = self.scope.get("cookies") or {}
         token = cookies.get(settings.CSRF_COOKIE_NAME)
         return board.render_board(
-            game, self.player, whole=whole, csrf_token=token, base_url=self.base_url()
+            game, self.player, whole=whole, csrf_token=token, base_url=self.base_url(), seats=seats
         )
 
     def base_url(self) -> str:
