@@ -373,7 +373,7 @@ def board_context(
         "watch_link": base_url + _game_urls(game.code)[2],
         "wake_in": None,
     }
-    if game.status == Game.OPEN or game.setup is None:
+    if game.status == Game.OPEN or game.started is None:  # (not the setup: it is deferred)
         ctx["waiting_for_opponent"] = True
         return ctx
     me = my_seat.engine_name if my_seat else None
@@ -565,7 +565,10 @@ def load_board(game_id: int) -> tuple[Game, list[Seat]]:
     """The game and its seats (with their players, in order) in one query instead of two, for
     a render: every page renders once per answer, so a query less per render counts."""
     seats = list(
-        Seat.objects.filter(game_id=game_id).select_related("game", "player").order_by("position")
+        Seat.objects.filter(game_id=game_id)
+        .select_related("game", "player")
+        .defer(*(f"game__{name}" for name in Game.BULKY))
+        .order_by("position")
     )
     if not seats:  # a game always has its host's seat; none: no such game
         return Game.objects.get(pk=game_id), []

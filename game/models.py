@@ -50,6 +50,10 @@ class Game(models.Model):
     ACTIVE = "active"
     FINISHED = "finished"
     STATUSES = [(OPEN, "waiting for an opponent"), (ACTIVE, "in progress"), (FINISHED, "over")]
+    # Columns read only to start or rebuild a game, left out (`defer`) where every answer and
+    # every render reads the row: the setup alone is both decks and every dungeon as JSON.
+    # (Not scenario_text: pages ask `is_scenario`, and it is empty unless the game has one.)
+    BULKY = ("setup", "dungeons")
 
     code = models.CharField(max_length=16, unique=True, default=new_invite_code)
     status = models.CharField(max_length=10, choices=STATUSES, default=OPEN)

@@ -413,6 +413,7 @@ def _start(game: Game) -> Engine:
     game.status = Game.ACTIVE
     game.started = now()
     game.version = 0
+    game.save(update_fields=["setup", "status", "started", "version"])
     for seat in seats:  # each player's clock starts full; it runs while they must decide
         seat.clock_ms = game.clock_seconds * 1000 if game.has_clock else None
     engine = Engine(engine_setup(game))
@@ -440,7 +441,8 @@ def _completed_counts(engine: Engine) -> dict[str, int]:
 
 def _lock(game_id: int) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        # The setup (tens of kB of JSON) is read only when the engine must be rebuilt.
+        return Game.objects.select_for_update().defer(*Game.BULKY).get(pk=game_id)
     except Game.DoesNotExist:
         raise ActionRefused("There is no such game.", "no_game") from None
 
@@ -797,6 +799,18 @@ def _run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> None:
     log.warning("pace: stopped after %d automatic answers", MAX_AUTO_ANSWERS)
 
 
+_PROGRESS_FIELDS = [
+    "version",
+    "turn",
+    "deciding",
+    "status",
+    "finished",
+    "winner",
+    "end_reason",
+    "clock_since",
+]
+
+
 def _commit(
     game: Game,
     engine: Engine,
@@ -853,7 +867,9 @@ def _commit(
         game.end_reason = end_reason or engine.state.end_reason or ""
     # The clock of whoever must decide now runs from this instant (automatic answers take none).
     game.clock_since = at if game.has_clock and game.status == Game.ACTIVE else None
-    game.save()
+    # Only what an answer changes: the row also holds the setup (both decks and every dungeon,
+    # tens of kB of JSON), which `save()` would serialise and write again every time.
+    game.save(update_fields=_PROGRESS_FIELDS)
     key = _key(game)
     transaction.on_commit(lambda: _remember(key, engine))
     notify_game_changed(game)

@@ -28,7 +28,8 @@ Environment:
     VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
                           (default "20/40"); more are refused with a message, not applied
     VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
-                          (default 4; each holds its own database connection)
+                          (default 4 with PostgreSQL, 1 with SQLite; each holds its own
+                          database connection)
 """
 
 import os
@@ -210,7 +211,10 @@ VENTURE_WS_RATE_PER_SECOND = float(_rate)
 VENTURE_WS_BURST = float(_burst or _rate)
 VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
 # The websockets' database work runs on this many threads per process (game/consumers.py).
-VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "4"))
+# Several overlap PostgreSQL's round trips; SQLite has none to overlap and one writer at a time,
+# and a second thread that wants to write sleeps in SQLite's busy handler: one.
+_sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1" if _sqlite else "4"))
 
 LOGGING = {
     "version": 1,
