@@ -14,6 +14,7 @@ partials inside the whole page.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import math
@@ -432,9 +433,7 @@ def board_context(
             # A permanent without buttons is a function of its view alone: rendered once
             # per distinct state and reused (most of a side's render; see _piece).
             perm["html"] = (
-                ""
-                if perm["actions"]
-                else _piece("game/_permanent.html", "p", perm, json.dumps(p, sort_keys=True))
+                "" if perm["actions"] else _piece("game/_permanent.html", "p", perm, _digest(p))
             )
             if "Land" in p["types"] and "Creature" not in p["types"]:
                 side.lands.append(perm)
@@ -652,7 +651,13 @@ class _Memo:
 # Whole fragments (a log is a few kB and a new one comes with every answer) and small pieces
 # (a permanent or a card: well under a kB each, and many): each memo holds a few MB at most.
 _FRAGMENTS_MEMO = _Memo(2048)
-_PIECES_MEMO = _Memo(8192)
+_PIECES_MEMO = _Memo(4096)
+
+
+def _digest(data: Any) -> bytes:
+    """A short key for plain data: 128 bits of BLAKE2 over its canonical JSON (the JSON itself
+    as the key would be kept in memory with every entry)."""
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).digest()
 
 
 def render_fragment(name: str, ctx: dict[str, Any]) -> str:
@@ -663,7 +668,7 @@ def render_fragment(name: str, ctx: dict[str, Any]) -> str:
     return _FRAGMENTS_MEMO.get((name, key_of(ctx)), lambda: _render(f"game/game.html#{name}", ctx))
 
 
-def _piece(template: str, var: str, item: dict[str, Any], key: str) -> SafeString:
+def _piece(template: str, var: str, item: dict[str, Any], key: str | bytes) -> SafeString:
     """A piece of a fragment (a permanent, a card in hand) that reads only `item` (as `var`)
     and is determined by `key`: rendered once per distinct key, for every viewer and version.
     Only pieces without the viewer's buttons come here (those carry the version and a fresh
