@@ -140,8 +140,11 @@ def _apply_logged(engine: Engine, rows: Iterable[tuple[str, Any]]) -> None:
 
 
 def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
-    """(engine name, answer) of the log from index `start` on: plain tuples, no model objects."""
-    rows = game.actions.filter(index__gte=start) if start else game.actions.all()
+    """(engine name, answer) of the log from index `start` up to the row's version: plain
+    tuples, no model objects. Bounded by the version read with the row, because another
+    thread or process may commit more answers between the two reads; the engine must match
+    the row it is rendered or checked with, not a later log."""
+    rows = game.actions.filter(index__gte=start, index__lt=game.version)
     return rows.order_by("index").values_list("seat__engine_name", "answer")
 
 
