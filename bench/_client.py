@@ -272,6 +272,16 @@ class Seat:
             await asyncio.gather(self._reader, return_exceptions=True)
 
 
+async def connect_all(seats: list[Seat], timeout: float = 60) -> str:
+    """Connect every seat of a table: "", or why one could not (the caller reports it)."""
+    try:
+        for s in seats:
+            await s.connect(timeout=timeout)
+    except Exception as e:  # noqa: BLE001 - any failure is reported, then retried by the caller
+        return repr(e)
+    return ""
+
+
 def first_seen_after(seat: Seat, version: int) -> float | None:
     """When `seat` first showed a version newer than `version`."""
     times = [t for v, t in seat.seen_at.items() if v > version]

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import _servers  # noqa: E402
-from bench._client import Outcome, Seat, Table  # noqa: E402
+from bench._client import Outcome, Seat, Table, connect_all  # noqa: E402
 
 EARLY = (10, 110)  # versions of "an early action" (answer 10 on) ...
 LATE = (500, 600)  # ... and of "a late action" (answer 500 on)
@@ -254,11 +254,9 @@ class Run:
                 self.seat(i, n, code, cookie, player.display_name)
                 for i, (player, cookie) in enumerate(players)
             ]
-            try:
-                for s in seats:
-                    await s.connect(timeout=60)
-            except Exception as e:  # noqa: BLE001
-                self.results.errors.append(f"game {n}: connect failed: {e!r}")
+            failed = await connect_all(seats)
+            if failed:
+                self.results.errors.append(f"game {n}: connect failed: {failed}")
                 await asyncio.sleep(1)
                 continue
             if not self.all_connected.is_set():

@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import _servers  # noqa: E402
-from bench._client import Seat, Table  # noqa: E402
+from bench._client import Seat, Table, connect_all  # noqa: E402
 from bench.latency import World  # noqa: E402
 
 FLAT = 0.20  # the memory at the end within 20 % of the start
@@ -135,11 +135,9 @@ class Soak:
                      only=frozenset({"prompt", "over"}))
                 for player, cookie in players
             ]  # fmt: skip
-            try:
-                for s in seats:
-                    await s.connect(timeout=60)
-            except Exception as e:  # noqa: BLE001 - reported, then the table tries again
-                self.results.errors.append(f"table {n}: connect failed: {e!r}")
+            failed = await connect_all(seats)
+            if failed:
+                self.results.errors.append(f"table {n}: connect failed: {failed}")
                 await asyncio.sleep(1)
                 continue
             if not self.all_connected.is_set():

@@ -560,17 +560,18 @@ def _absence_and_wake_up(
     return absent, (min(wakes) if wakes else None)
 
 
-def load_board(game_id: int) -> tuple[Game, list[Seat]]:
+def load_board(game_id: int) -> tuple[Game, list[Seat] | None]:
     """The game and its seats (with their players, in order) in one query instead of two, for
-    a render: every page renders once per answer, so a query less per render counts."""
+    a render: every page renders once per answer, so a query less per render counts. (No seat:
+    the game alone, or Game.DoesNotExist; board_context then reads the seats itself.)"""
     seats = list(
         Seat.objects.filter(game_id=game_id)
         .select_related("game", "player")
         .defer(*(f"game__{name}" for name in Game.BULKY))
         .order_by("position")
     )
-    if not seats:  # a game always has its host's seat; none: no such game
-        return Game.objects.get(pk=game_id), []
+    if not seats:  # a game always has its host's seat; none: most likely no such game
+        return Game.objects.get(pk=game_id), None
     game = seats[0].game
     for seat in seats:
         seat.game = game  # one instance, as game.seats would give
