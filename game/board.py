@@ -6,9 +6,9 @@ exception is deliberate: the options of the other seat's dungeon and room choice
 because which dungeons and rooms can be entered is public (they are outside the game or on an
 open map); every other pending decision of the other seat is only named.
 
-`render_fragments` renders each partial of `templates/game/game.html` for one viewer; the
-consumer sends them over the websocket (`hx-swap-oob`), and the page view renders the same
-partials inside the whole page.
+`render_board` renders each block of `templates/jinja2/game/board.html` (Jinja2: see
+game/templating.py) for one viewer; the consumer sends them over the websocket
+(`hx-swap-oob`), and the page view embeds the same board in the whole page.
 """
 
 from __future__ import annotations
@@ -27,10 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.template import Context
-from django.template.loader import get_template, render_to_string
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from markupsafe import Markup
 
 from dungeons.maplayout import DungeonMap, layout
 from game.engine.cards import CARDS, TOKENS
@@ -39,10 +37,11 @@ from game.engine.decisions import Decision
 from game.engine.dungeon import DungeonSpec
 from game.engine.game import Game as Engine
 
-from . import services
+from . import services, templating
 from .models import Game, Player, Seat
 
-# The partials of templates/game/game.html that make up the live board, each the id of its root.
+# The blocks of templates/jinja2/game/board.html that make up the live board, each the id of its
+# root.
 FRAGMENTS = ("topbar", "opponent", "me", "hand", "stack", "maps", "prompt", "pace", "log", "over")
 LOG_LINES = 80
 
@@ -178,6 +177,18 @@ class FreshActionId:
         return f"{self.prefix}{next(self.count):x}"
 
 
+@dataclass
+class FormData:
+    """What every in-game form of one viewer's render carries (the templates' `f`): where it
+    posts without JavaScript, the version it was rendered at, a fresh action id each time
+    `f.action_id` is written, and the viewer's CSRF token for those plain posts."""
+
+    act_url: str
+    version: int | None
+    action_id: FreshActionId
+    csrf_token: str
+
+
 def clock_text(ms: int | None) -> str:
     """A chess clock's face: "4:59", "1:02:03", "0:09.5" in the last ten seconds."""
     if ms is None:
@@ -311,12 +322,18 @@ def _side_map(game: Game, spec: DungeonSpec, room: str | None) -> DungeonMap:
 
 
 @functools.lru_cache(maxsize=4096)
-def _game_urls(code: str) -> tuple[str, str, str]:
-    return (
-        reverse("game_act", args=[code]),
-        reverse("game", args=[code]),
-        reverse("watch_game", args=[code]),
-    )
+def _game_urls(code: str) -> dict[str, str]:
+    return {
+        name: reverse(route, args=[code])
+        for name, route in (
+            ("act", "game_act"),
+            ("game", "game"),
+            ("watch", "watch_game"),
+            ("cancel", "cancel_game"),
+            ("rematch", "rematch"),
+            ("scenario_file", "scenario_file"),
+        )
+    } | {"lobby": reverse("lobby")}
 
 
 @dataclass
@@ -361,6 +378,7 @@ def board_context(
         seat.timing = timing[seat.pk]
         seat.clock_text = clock_text(seat.timing.clock_ms)
     my_seat = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
+    urls = _game_urls(game.code)
     ctx: dict[str, Any] = {
         "game": game,
         "seats": seats,
@@ -369,20 +387,24 @@ def board_context(
         "spectator": my_seat is None,
         "fragments": FRAGMENTS,
         "ws_url": f"/ws/game/{game.code}/",
-        "act_url": _game_urls(game.code)[0],
-        "invite_link": base_url + _game_urls(game.code)[1],
-        "watch_link": base_url + _game_urls(game.code)[2],
+        "act_url": urls["act"],
+        "urls": urls,
+        "invite_link": base_url + urls["game"],
+        "watch_link": base_url + urls["watch"],
         "wake_in": None,
+        "version": None,
+        "waiting_for_opponent": False,
     }
     if game.status == Game.OPEN or game.started is None:  # (not the setup: it is deferred)
         ctx["waiting_for_opponent"] = True
+        ctx["title"] = "Waiting for an opponent · Venture"
         return ctx
+    ctx["title"] = " vs ".join(s.player.display_name for s in seats) + " · Venture"
     me = my_seat.engine_name if my_seat else None
     with services.reading(game) as engine:
         snap = _snapshot(engine, me)
     view = snap.view
     ctx["version"] = view["version"]
-    ctx["action_id"] = FreshActionId()
     ctx["absent"], ctx["wake_in"] = _absence_and_wake_up(game, seats, my_seat)
     ctx["turn"] = {
         **view["turn"],
@@ -432,9 +454,7 @@ def board_context(
             perm = _permanent(p, obj_actions)
             # A permanent without buttons is a function of its view alone: rendered once
             # per distinct state and reused (most of a side's render; see _piece).
-            perm["html"] = (
-                "" if perm["actions"] else _piece("game/_permanent.html", "p", perm, _digest(p))
-            )
+            perm["html"] = "" if perm["actions"] else _piece("permanent", perm, _digest(p))
             if "Land" in p["types"] and "Creature" not in p["types"]:
                 side.lands.append(perm)
             elif "Creature" in p["types"]:
@@ -449,9 +469,7 @@ def board_context(
                     "info": card_info(name),
                     "actions": obj_actions.get(obj_id, []) if obj_id is not None else [],
                 }
-                card["html"] = (
-                    "" if card["actions"] else _piece("game/_hand_card.html", "c", card, name)
-                )
+                card["html"] = "" if card["actions"] else _piece("hand_card", card, name)
                 side.hand.append(card)
         if pv["dungeon"] is not None:
             spec = snap.dungeons.get(pv["dungeon"]["name"])
@@ -489,6 +507,7 @@ def board_context(
             if spec is not None:
                 choice_maps.append(_map_for(spec, None))
     ctx["choice_maps"] = choice_maps
+    ctx.setdefault("room_choice_map", None)
     ctx["prompt"] = prompt
     ctx["waiting"] = None
     if pending and prompt is None:
@@ -589,13 +608,46 @@ def render_board(
 ) -> Rendered:
     """The board for `viewer` alone (`Rendered`). `csrf_token` is the viewer's CSRF cookie, so
     plain-POST forms (rematch, cancel) in fragments work too."""
-    ctx = board_context(game, viewer, base_url=base_url, seats=seats)
-    ctx["csrf_token"] = csrf_token or ""
-    if ctx.get("waiting_for_opponent"):
-        return Rendered(render_to_string("game/game.html#board", ctx), {}, None)
-    fragments = {name: render_fragment(name, ctx) for name in FRAGMENTS}
-    whole_board = _render("game/game.html#board", ctx) if whole else None
+    ctx = with_forms(board_context(game, viewer, base_url=base_url, seats=seats), csrf_token)
+    blocks = Blocks(ctx)
+    if ctx["waiting_for_opponent"]:
+        return Rendered(blocks.render("board"), {}, None)
+    fragments = {name: render_fragment(name, ctx, blocks) for name in FRAGMENTS}
+    whole_board = blocks.render("board") if whole else None
     return Rendered(whole_board, fragments, ctx["wake_in"])
+
+
+def render_page_board(ctx: dict[str, Any], csrf_token: str) -> Markup:
+    """The whole board inside the game page (templates/game/game.html embeds it)."""
+    return Markup(Blocks(with_forms(ctx, csrf_token)).render("board"))  # noqa: S704 - autoescaped
+
+
+def with_forms(ctx: dict[str, Any], csrf_token: str | None) -> dict[str, Any]:
+    """`ctx` with what the board template needs besides the game: the forms' data (`f`) and
+    the macros (`m`)."""
+    ctx["f"] = FormData(ctx["act_url"], ctx["version"], FreshActionId(), csrf_token or "")
+    ctx["m"] = _macros()
+    return ctx
+
+
+def _template() -> Any:  # jinja2.Template (the environment caches it)
+    return templating.board_environment().get_template("game/board.html")
+
+
+def _macros() -> Any:  # the macros of game/_macros.html, as a module
+    return templating.board_environment().get_template("game/_macros.html").module
+
+
+class Blocks:
+    """One viewer's context bound to the board template once, each block rendered from it
+    (Jinja2 renders a block alone from a context: how the fragments are made)."""
+
+    def __init__(self, ctx: dict[str, Any]) -> None:
+        self.template = _template()
+        self.context = self.template.new_context(ctx)
+
+    def render(self, name: str) -> str:
+        return "".join(self.template.blocks[name](self.context))
 
 
 # Fragments that are a function of a few plain values are rendered once per distinct value and
@@ -661,28 +713,27 @@ def _digest(data: Any) -> bytes:
     return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).digest()
 
 
-def render_fragment(name: str, ctx: dict[str, Any]) -> str:
-    """One partial of game/game.html for the context of one viewer."""
+def render_fragment(name: str, ctx: dict[str, Any], blocks: Blocks | None = None) -> str:
+    """One block of game/board.html for the context of one viewer (`with_forms` applied)."""
+    blocks = blocks or Blocks(ctx)
     key_of = MEMO_KEYS.get(name)
     if key_of is None:
-        return _render(f"game/game.html#{name}", ctx)
-    return _FRAGMENTS_MEMO.get((name, key_of(ctx)), lambda: _render(f"game/game.html#{name}", ctx))
+        return blocks.render(name)
+    return _FRAGMENTS_MEMO.get((name, key_of(ctx)), lambda: blocks.render(name))
 
 
-def _piece(template: str, var: str, item: dict[str, Any], key: str | bytes) -> SafeString:
-    """A piece of a fragment (a permanent, a card in hand) that reads only `item` (as `var`)
-    and is determined by `key`: rendered once per distinct key, for every viewer and version.
-    Only pieces without the viewer's buttons come here (those carry the version and a fresh
-    action id). tests/web/test_board_memo.py compares with fresh renders through random games."""
-    html = _PIECES_MEMO.get((template, key), lambda: _render(template, {var: item}))
-    return mark_safe(html)  # noqa: S308 - the template's own autoescaped output
+def read_only_map(dungeon_map: DungeonMap) -> str:
+    """A dungeon's map without any buttons (the admin's preview of a dungeon card)."""
+    return str(_macros().dungeon_map(dungeon_map, None))
 
 
-def _render(name: str, ctx: dict[str, Any]) -> str:
-    """render_to_string without localising numbers: the board's numbers are ids, counts, life
-    totals and map coordinates, written the same in every locale, and localising each of the
-    hundreds on a board goes through number_format (docs/performance.md)."""
-    return get_template(name).template.render(Context(ctx, autoescape=True, use_l10n=False))
+def _piece(macro: str, item: dict[str, Any], key: str | bytes) -> Markup:
+    """A piece of a fragment (a permanent, a card in hand) that reads only `item` and is
+    determined by `key`: rendered once per distinct key, for every viewer and version. Only
+    pieces without the viewer's buttons come here (those carry the version and a fresh action
+    id). tests/web/test_board_memo.py compares with fresh renders through random games."""
+    html = _PIECES_MEMO.get((macro, key), lambda: str(getattr(_macros(), macro)(item, None)))
+    return Markup(html)  # noqa: S704 - the macro's own autoescaped output
 
 
 class Rendered(NamedTuple):

@@ -125,6 +125,15 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The live board only (game/templating.py says why): its templates live apart, under
+        # templates/jinja2/, so neither engine ever finds the other's files.
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "game.templating.environment", "autoescape": True},
+    },
 ]
 
 ASGI_APPLICATION = "game.asgi.application"

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -222,6 +223,7 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
             },
         )
     ctx = board.board_context(game, player, base_url=request.build_absolute_uri("/")[:-1])
+    ctx["board_html"] = board.render_page_board(ctx, get_token(request))
     return render(request, "game/game.html", ctx)
 
 
@@ -231,6 +233,7 @@ def watch_game(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, code=code)
     ctx = board.board_context(game, None, base_url=request.build_absolute_uri("/")[:-1])
     ctx["ws_url"] = f"/ws/game/{game.code}/watch/"
+    ctx["board_html"] = board.render_page_board(ctx, get_token(request))
     return render(request, "game/game.html", ctx)
 
 

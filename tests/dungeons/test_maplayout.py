@@ -37,4 +37,4 @@ def test_the_admin_change_page_previews_the_map(admin_client):
     html = admin_client.get(f"/admin/dungeons/dungeoncard/{card.pk}/change/").content.decode()
     assert 'class="dungeon-map' in html
     assert html.count('<line class="arrow') == 10
-    assert 'data-room="Mad Wizard&#x27;s Lair"' in html
+    assert 'data-room="Mad Wizard&#39;s Lair"' in html  # (Jinja2's escape of ')
