@@ -428,6 +428,8 @@ def _start(game: Game) -> Engine:
 # Every action names the version it was made on and carries the browser's action id (a fresh
 # one in every rendered form). The checks, in this order, under the game row's lock:
 #   1. the sender is seated;                        "no_seat"
+#      (then a chess clock that ran out ends the game: the loss is committed, the action
+#      refused as "over")
 #   2. the action id was not applied before;        "repeat"   (a double click, a resend)
 #   3. the game is in progress;                     "not_started" / "over"
 #   4. the version is the game's;                   "already_answered" (behind) / "stale"
@@ -482,19 +484,22 @@ def _check_version(game: Game, seat: Seat, version: int | None) -> None:
 
 
 def _receipt(game: Game, seat: Seat, action_id: str, kind: str, version: int | None) -> None:
-    """Record the action id (inside the action's transaction: a refusal rolls it back too)."""
+    """Record the action id, or refuse it as a repeat (check 2): the unique constraint on
+    (game, action id) is the check itself, one statement instead of a look-up and an insert.
+    Inside the action's transaction, under the game's row lock: a refusal further on rolls the
+    receipt back too, and a failed insert is followed by nothing but the rollback (no savepoint
+    needed: the transaction is abandoned, not continued)."""
     if not action_id:
         return
     try:
-        with transaction.atomic():
-            ActionReceipt.objects.create(
-                game=game,
-                seat=seat,
-                action_id=action_id,
-                kind=kind,
-                version=game.version if version is None else version,
-            )
-    except IntegrityError:  # the row lock makes this unreachable; the constraint is the proof
+        ActionReceipt.objects.create(
+            game=game,
+            seat=seat,
+            action_id=action_id,
+            kind=kind,
+            version=game.version if version is None else version,
+        )
+    except IntegrityError:
         raise _repeat() from None
 
 
@@ -533,13 +538,11 @@ def _begin(
     seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
     if seat is None:
         raise ActionRefused("You are watching this game; only its two players can act.", "no_seat")
-    if action_id and ActionReceipt.objects.filter(game=game, action_id=action_id).exists():
-        raise _repeat()
-    _check_active(game)
-    _check_version(game, seat, version)
     a = _Acting(game, seat, seats, now())
     _flag_if_out_of_time(a)
     _receipt(game, seat, action_id, kind, version)
+    _check_active(game)
+    _check_version(game, seat, version)
     return a
 
 

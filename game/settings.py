@@ -184,7 +184,8 @@ if os.environ.get("REDIS_URL"):
     }
 else:
     # One process only: more than one Daphne process needs REDIS_URL.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # (Channels' in-memory layer, its housekeeping once a second: game/layers.py.)
+    CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.EmbeddedChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
