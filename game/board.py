@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from markupsafe import Markup
 
@@ -38,7 +39,7 @@ from game.engine.dungeon import DungeonSpec
 from game.engine.game import Game as Engine
 
 from . import services, templating
-from .models import Game, Player, Seat
+from .models import Connection, Game, Player, Seat
 
 # The blocks of templates/jinja2/game/board.html that make up the live board, each the id of its
 # root.
@@ -579,14 +580,24 @@ def _absence_and_wake_up(
     return absent, (min(wakes) if wakes else None)
 
 
+# Each seat's freshest connection, read with the seats: presence and absence need nothing else
+# (services.absences), so a render makes one query, not two.
+_LATEST_SEEN = Subquery(
+    Connection.objects.filter(seat=OuterRef("pk")).order_by("-last_seen").values("last_seen")[:1]
+)
+
+
 def load_board(game_id: int) -> tuple[Game, list[Seat] | None]:
-    """The game and its seats (with their players, in order) in one query instead of two, for
-    a render: every page renders once per answer, so a query less per render counts. (No seat:
-    the game alone, or Game.DoesNotExist; board_context then reads the seats itself.)"""
+    """The game and its seats (with their players, in order, and each seat's freshest
+    connection) in one query instead of three, for a render: every page renders once per
+    answer, so a query less per render counts. Neither the game's setup nor the seats' decks
+    are read (JSON the board never shows). (No seat: the game alone, or Game.DoesNotExist;
+    board_context then reads the seats itself.)"""
     seats = list(
         Seat.objects.filter(game_id=game_id)
         .select_related("game", "player")
-        .defer(*(f"game__{name}" for name in Game.BULKY))
+        .defer("deck", *(f"game__{name}" for name in Game.BULKY))
+        .annotate(latest_seen=_LATEST_SEEN)
         .order_by("position")
     )
     if not seats:  # a game always has its host's seat; none: most likely no such game

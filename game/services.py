@@ -919,9 +919,15 @@ def absences(game: Game, seats: list[Seat], at: datetime) -> dict[int, datetime 
     fresh_after = at - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
     last_seen: dict[int, datetime] = {}
     live: set[int] = set()
-    for seat_id, seen in Connection.objects.filter(seat__game=game).values_list(
-        "seat_id", "last_seen"
-    ):
+    if all(hasattr(seat, "latest_seen") for seat in seats):
+        # Seats read with their freshest connection (board.load_board: no query of its own).
+        # The same answer as below: live iff the freshest is fresh, else it is the last seen.
+        seen_by_seat = [(s.pk, s.latest_seen) for s in seats if s.latest_seen is not None]
+    else:
+        seen_by_seat = list(
+            Connection.objects.filter(seat__game=game).values_list("seat_id", "last_seen")
+        )
+    for seat_id, seen in seen_by_seat:
         if seen >= fresh_after:
             live.add(seat_id)
         elif seat_id not in last_seen or seen > last_seen[seat_id]:
