@@ -40,6 +40,7 @@ from game.engine.game import Game as Engine
 
 from . import services, templating
 from .models import Connection, Game, Player, Seat
+from .prepared import PreparedQuery
 
 # The blocks of templates/jinja2/game/board.html that make up the live board, each the id of its
 # root.
@@ -587,19 +588,25 @@ _LATEST_SEEN = Subquery(
 )
 
 
-def load_board(game_id: int) -> tuple[Game, list[Seat] | None]:
-    """The game and its seats (with their players, in order, and each seat's freshest
-    connection) in one query instead of three, for a render: every page renders once per
-    answer, so a query less per render counts. Neither the game's setup nor the seats' decks
-    are read (JSON the board never shows). (No seat: the game alone, or Game.DoesNotExist;
-    board_context then reads the seats itself.)"""
-    seats = list(
+# Compiled once (game/prepared.py): this query runs for every page after every answer.
+_BOARD_SEATS = PreparedQuery(
+    lambda game_id: (
         Seat.objects.filter(game_id=game_id)
         .select_related("game", "player")
         .defer("deck", *(f"game__{name}" for name in Game.BULKY))
         .annotate(latest_seen=_LATEST_SEEN)
         .order_by("position")
     )
+)
+
+
+def load_board(game_id: int) -> tuple[Game, list[Seat] | None]:
+    """The game and its seats (with their players, in order, and each seat's freshest
+    connection) in one query instead of three, for a render: every page renders once per
+    answer, so a query less per render counts. Neither the game's setup nor the seats' decks
+    are read (JSON the board never shows). (No seat: the game alone, or Game.DoesNotExist;
+    board_context then reads the seats itself.)"""
+    seats = _BOARD_SEATS(game_id)
     if not seats:  # a game always has its host's seat; none: most likely no such game
         return Game.objects.get(pk=game_id), None
     game = seats[0].game

@@ -56,6 +56,7 @@ from .models import (
     Player,
     Seat,
 )
+from .prepared import PreparedQuery
 
 log = logging.getLogger(__name__)
 
@@ -444,12 +445,26 @@ def _completed_counts(engine: Engine) -> dict[str, int]:
     return {p.name: len(p.completed) for p in engine.state.players}
 
 
+# The two reads of every action, compiled once (game/prepared.py). The game's setup (tens of kB
+# of JSON) is read only when the engine must be rebuilt, the seats' decks never.
+_LOCKED_GAME = PreparedQuery(
+    lambda game_id: Game.objects.select_for_update().defer(*Game.BULKY).filter(pk=game_id)
+)
+_ACTING_SEATS = PreparedQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id)
+        .select_related("player")
+        .defer("deck")
+        .order_by("position")
+    )
+)
+
+
 def _lock(game_id: int) -> Game:
-    try:
-        # The setup (tens of kB of JSON) is read only when the engine must be rebuilt.
-        return Game.objects.select_for_update().defer(*Game.BULKY).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise ActionRefused("There is no such game.", "no_game") from None
+    found = _LOCKED_GAME(game_id)
+    if not found:
+        raise ActionRefused("There is no such game.", "no_game")
+    return found[0]
 
 
 def _check_active(game: Game) -> None:
@@ -556,8 +571,9 @@ def _seat_fields(seat: Seat) -> tuple[Any, ...]:
 def _load_seats(game: Game) -> list[Seat]:
     """The game's seats, each remembering its stored pace and clock so that `_commit` writes
     only a seat that changed (most actions change neither: two UPDATEs saved per action)."""
-    seats = list(game.seats.select_related("player").order_by("position"))
+    seats = _ACTING_SEATS(game.pk)
     for seat in seats:
+        seat.game = game  # the locked instance, as game.seats would give
         seat._stored = _seat_fields(seat)
     return seats
 

@@ -1,0 +1,66 @@
+"""game/prepared.py: a queryset compiled once gives what the queryset itself gives."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.db.transaction import TransactionManagementError
+
+from game import board, services
+from game.models import Connection, Game, Seat
+from game.prepared import PreparedQuery
+
+from .helpers import make_player, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(obj):
+    return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+
+
+def _compare(prepared, build, value):
+    ours, theirs = prepared(value), list(build(value))
+    assert [_fields(o) for o in ours] == [_fields(o) for o in theirs]
+    return ours, theirs
+
+
+def test_the_boards_query_equals_the_querysets_for_every_game():
+    alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
+    first, second = start_game(alice, bob), start_game(carol, alice)
+    services.viewer_connected(first.pk, bob, "chan-1")
+    build = board._BOARD_SEATS.build
+    for game in (first, second, first):  # one compilation, run with each game's id
+        ours, theirs = _compare(board._BOARD_SEATS, build, game.pk)
+        assert len(ours) == 2
+        for o, t in zip(ours, theirs, strict=True):
+            assert _fields(o.game) == _fields(t.game) and _fields(o.player) == _fields(t.player)
+            assert o.latest_seen == t.latest_seen
+    seats = board._BOARD_SEATS(first.pk)
+    assert seats[1].latest_seen == Connection.objects.get(channel_name="chan-1").last_seen
+    assert seats[0].latest_seen is None
+    # Deferred columns load on access, as with the queryset.
+    assert seats[0].deck == Seat.objects.get(pk=seats[0].pk).deck
+    assert board._BOARD_SEATS(10**9) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_lock_outside_a_transaction_is_refused_as_by_the_queryset():
+    game = start_game(make_player("alice"), make_player("bob"))
+    build = lambda pk: Game.objects.select_for_update().filter(pk=pk)  # noqa: E731
+    locking = PreparedQuery(build)
+    with transaction.atomic():
+        assert [g.pk for g in locking(game.pk)] == [g.pk for g in build(game.pk)] == [game.pk]
+    outcomes = []
+    for run in (lambda: list(build(game.pk)), lambda: locking(game.pk)):
+        try:
+            run()
+            outcomes.append("ran")
+        except TransactionManagementError:
+            outcomes.append("refused")
+    assert outcomes[0] == outcomes[1]  # (refused on PostgreSQL; SQLite has no row locks)
+
+
+def test_a_query_without_its_placeholder_is_refused():
+    with pytest.raises(ValueError, match="placeholder appears 0 times"):
+        PreparedQuery(lambda pk: Game.objects.filter(pk=1))(5)
