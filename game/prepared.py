@@ -22,29 +22,44 @@ from typing import Any
 
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
 
-# A value no real primary key takes, so that it is found in the compiled parameters exactly once.
-PLACEHOLDER = -7_193_482_651
+# Values no real id or index takes, so that each is found in the compiled parameters exactly
+# once. Positive and below 2**31: Django turns a comparison with a value outside the column's
+# range (a negative index, a 64-bit value on a 32-bit column) into "matches nothing/everything"
+# at compile time, which would compile a different query.
+PLACEHOLDER = 2_071_493_651
+
+
+def placeholders(count: int) -> list[int]:
+    return [PLACEHOLDER + i for i in range(count)]
 
 
 class _Compiled:
     """One compilation of a PreparedQuery on one connection."""
 
-    def __init__(self, queryset: QuerySet) -> None:
+    def __init__(self, queryset: QuerySet, count: int) -> None:
         compiler = queryset.query.get_compiler(using=queryset.db)
         self.sql, params = compiler.as_sql()
         self.params = list(params)
-        where = [i for i, p in enumerate(self.params) if p == PLACEHOLDER]
-        if len(where) != 1:
-            raise ValueError(f"the placeholder appears {len(where)} times in {self.sql!r}")
-        self.at = where[0]
+        self.at = []
+        for placeholder in placeholders(count):
+            where = [i for i, p in enumerate(self.params) if p == placeholder]
+            if len(where) != 1:
+                raise ValueError(f"a placeholder appears {len(where)} times in {self.sql!r}")
+            self.at.append(where[0])
         self.compiler = compiler
         self.connection = compiler.connection
         self.select_for_update = (
             queryset.query.select_for_update and self.connection.features.has_select_for_update
         )
+        kind = queryset._iterable_class
+        if kind not in (ModelIterable, ValuesListIterable):
+            raise ValueError("a prepared query gives model instances or values_list() tuples")
+        self.rows_only = kind is ValuesListIterable
+        if self.rows_only:
+            return
         klass_info = compiler.klass_info
         select = compiler.select
         fields = klass_info["select_fields"]
@@ -58,9 +73,10 @@ class _Compiled:
         self.related = get_related_populators(klass_info, select, queryset.db, fetch_mode)
         self.annotations = dict(compiler.annotation_col_map or {})
 
-    def run(self, value: Any) -> list[Model]:
+    def run(self, values: tuple[Any, ...]) -> list[Any]:
         params = list(self.params)
-        params[self.at] = value
+        for at, value in zip(self.at, values, strict=True):
+            params[at] = value
         if self.select_for_update and self.connection.get_autocommit():
             # As the queryset would refuse it: a row lock outside a transaction is a mistake.
             raise TransactionManagementError(
@@ -69,6 +85,8 @@ class _Compiled:
         with self.connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
+        if self.rows_only:
+            return list(self.compiler.results_iter([rows], tuple_expected=True))
         out = []
         db = self.connection.alias
         for row in self.compiler.results_iter([rows]):
@@ -84,18 +102,20 @@ class _Compiled:
 
 
 class PreparedQuery:
-    """`build(value)` returns the queryset for a value (a primary key); `query(value)` returns
-    what `list(build(value))` would, without compiling it again."""
+    """`build(*values)` returns the queryset for some integer values (ids, indexes);
+    `query(*values)` returns what `list(build(*values))` would, without compiling it again: model
+    instances, or the tuples of a `values_list()`."""
 
-    def __init__(self, build: Callable[[Any], QuerySet]) -> None:
+    def __init__(self, build: Callable[..., QuerySet], count: int = 1) -> None:
         self.build = build
+        self.count = count
         self.local = threading.local()  # Django's connections are per thread, so is this
 
-    def __call__(self, value: Any) -> list[Model]:
+    def __call__(self, *values: int) -> list[Any]:
         alias = self.local.__dict__.get("alias")
         found = self.local.__dict__.get("compiled")
         if found is None or found.connection is not connections[alias]:
-            queryset = self.build(PLACEHOLDER)
-            found = self.local.compiled = _Compiled(queryset)
+            queryset = self.build(*placeholders(self.count))
+            found = self.local.compiled = _Compiled(queryset, self.count)
             self.local.alias = queryset.db
-        return found.run(value)
+        return found.run(values)

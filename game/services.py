@@ -145,8 +145,19 @@ def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
     tuples, no model objects. Bounded by the version read with the row, because another
     thread or process may commit more answers between the two reads; the engine must match
     the row it is rendered or checked with, not a later log."""
-    rows = game.actions.filter(index__gte=start, index__lt=game.version)
-    return rows.order_by("index").values_list("seat__engine_name", "answer")
+    return _LOG_SLICE(game.pk, start, game.version)
+
+
+# Compiled once (game/prepared.py): a process that did not serve the last answer reads it here
+# before every render of that game.
+_LOG_SLICE = PreparedQuery(
+    lambda game_id, start, stop: (
+        GameAction.objects.filter(game_id=game_id, index__gte=start, index__lt=stop)
+        .order_by("index")
+        .values_list("seat__engine_name", "answer")
+    ),
+    count=3,
+)
 
 
 def replay_game(game: Game) -> Engine:

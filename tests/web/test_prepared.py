@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import random
+
 import pytest
 from django.db import transaction
 from django.db.transaction import TransactionManagementError
 
 from game import board, services
+from game.engine.bot import random_answer
 from game.models import Connection, Game, Seat
 from game.prepared import PreparedQuery
 
@@ -62,5 +66,23 @@ def test_a_row_lock_outside_a_transaction_is_refused_as_by_the_queryset():
 
 
 def test_a_query_without_its_placeholder_is_refused():
-    with pytest.raises(ValueError, match="placeholder appears 0 times"):
+    with pytest.raises(ValueError, match="a placeholder appears 0 times"):
         PreparedQuery(lambda pk: Game.objects.filter(pk=1))(5)
+
+
+def test_a_values_list_gives_the_same_tuples():
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob)
+    players = {s.engine_name: s.player for s in game.seats.select_related("player")}
+    rng = random.Random(4)
+    for _ in range(12):
+        with services.reading(game) as engine:
+            d = engine.pending
+            choice = random_answer(d, rng)
+        with contextlib.suppress(services.ActionRefused):  # a random multi-pick may be illegal
+            services.submit_answer(game.pk, players[d.player], choice, version=game.version)
+        game.refresh_from_db()
+    assert game.version > 5
+    build = services._LOG_SLICE.build
+    for start, stop in ((0, game.version), (2, 3), (3, 3), (1, game.version + 5)):
+        assert services._LOG_SLICE(game.pk, start, stop) == list(build(game.pk, start, stop))
