@@ -27,6 +27,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from game import gc_tuning  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -58,3 +59,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything is imported: freeze it and set the collector's thresholds (game/gc_tuning.py).
+gc_tuning.tune()

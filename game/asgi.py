@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
+from game import gc_tuning  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -29,3 +30,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything is imported: freeze it and set the collector's thresholds (game/gc_tuning.py).
+gc_tuning.tune()

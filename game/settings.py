@@ -30,6 +30,8 @@ Environment:
     VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
                           (default 4 with PostgreSQL, 1 with SQLite; each holds its own
                           database connection)
+    VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
+                          "10000,20,50"; "" keeps Python's 700,10,10): game/gc_tuning.py
 """
 
 import os
@@ -225,6 +227,12 @@ VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
 # and a second thread that wants to write sleeps in SQLite's busy handler: one.
 _sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1" if _sqlite else "4"))
+# The garbage collector's thresholds in a server process (game/gc_tuning.py); "" keeps Python's.
+VENTURE_GC_THRESHOLDS = tuple(
+    int(n) for n in os.environ.get("VENTURE_GC_THRESHOLDS", "10000,20,50").split(",") if n.strip()
+)
+if VENTURE_GC_THRESHOLDS and len(VENTURE_GC_THRESHOLDS) != 3:
+    raise ImproperlyConfigured("VENTURE_GC_THRESHOLDS takes three numbers, e.g. 10000,20,50")
 
 LOGGING = {
     "version": 1,
