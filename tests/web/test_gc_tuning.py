@@ -4,6 +4,11 @@ VENTURE_GC_THRESHOLDS."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
+
+import pytest
 
 from game import gc_tuning
 
@@ -28,3 +33,18 @@ def test_no_thresholds_keep_pythons(settings):
         assert gc.get_threshold() == before
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("", "()"), ("5000,10,10", "(5000, 10, 10)"), ("abc", "give three whole numbers"),
+     ("1,2", "give three whole numbers"), ("-1,10,10", "give three whole numbers")],
+)  # fmt: skip
+def test_the_setting_is_read_or_refused_with_a_reason(value, expected):
+    code = "import django; django.setup(); from django.conf import settings; "
+    code += "print(settings.VENTURE_GC_THRESHOLDS)"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "game.settings", "VENTURE_GC_THRESHOLDS": value}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert expected in done.stdout + done.stderr
