@@ -8,11 +8,12 @@ actions at 200 games came from there (p99 330 ms; 60-100 ms after this).
 
 - `gc.freeze()` once everything is imported: those objects live as long as the process, so no
   collection needs to walk them again (a full collection: 165 -> 100 ms).
-- A young collection every 10 000 allocations instead of 700 (VENTURE_GC_THRESHOLDS, default
-  10000,20,10): most of a render's garbage is gone by refcount before it would be examined, so
-  far fewer objects are promoted, and the old generations fill, and are walked, far less often.
-  Larger third thresholds (10000,20,50 was tried) keep cyclic garbage for longer: the soak's
-  memory then grew 18 % in five minutes against 0-4 % (bench/soak.py, docs/performance.md).
+- A young collection every 3 000 allocations instead of 700 (VENTURE_GC_THRESHOLDS, default
+  3000,10,10): more of a render's garbage is gone by refcount before it would be examined, so
+  fewer objects are promoted, and the old generation fills, and is walked, less often. Larger
+  thresholds did as well for latency but kept more garbage for longer: with 10000,20,10 and
+  10000,20,50 the soak's memory grew 16-18 % in five minutes, with 3000,10,10 2 % (Python's
+  own: 0.2 %; docs/performance.md).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ Environment:
                           (default 4 with PostgreSQL, 1 with SQLite; each holds its own
                           database connection)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
-                          "10000,20,10"; "" keeps Python's 700,10,10): game/gc_tuning.py
+                          "3000,10,10"; "" keeps Python's 700,10,10): game/gc_tuning.py
 """
 
 import os
@@ -228,14 +228,14 @@ VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
 _sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1" if _sqlite else "4"))
 # The garbage collector's thresholds in a server process (game/gc_tuning.py); "" keeps Python's.
-_gc = os.environ.get("VENTURE_GC_THRESHOLDS", "10000,20,10")
+_gc = os.environ.get("VENTURE_GC_THRESHOLDS", "3000,10,10")
 try:
     VENTURE_GC_THRESHOLDS = tuple(int(n) for n in _gc.split(",") if n.strip())
 except ValueError:
     VENTURE_GC_THRESHOLDS = (-1,)
 if VENTURE_GC_THRESHOLDS and (len(VENTURE_GC_THRESHOLDS) != 3 or min(VENTURE_GC_THRESHOLDS) < 0):
     raise ImproperlyConfigured(
-        f"VENTURE_GC_THRESHOLDS={_gc!r}: give three whole numbers, e.g. 10000,20,10 (or nothing "
+        f"VENTURE_GC_THRESHOLDS={_gc!r}: give three whole numbers, e.g. 3000,10,10 (or nothing "
         "for Python's own)"
     )
 
