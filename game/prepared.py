@@ -9,7 +9,11 @@ with the value in the placeholder's place, turning the rows into model instances
 queryset itself would (the same converters, the same select_related objects, the same
 annotations). `tests/web/test_prepared.py` compares it with the plain queryset.
 
-This reaches past Django's public API into its compiler (`klass_info`, `select`,
+The action's writes (its receipt, its answers, the game's progress) are `PreparedInsert` and
+`PreparedUpdate`: the SQL written once from the model's fields, the values prepared by each
+field as `save()` prepares them (`pre_save`, `get_db_prep_save`).
+
+The reads reach past Django's public API into its compiler (`klass_info`, `select`,
 `RelatedPopulator`), which Django does not promise to keep: the pin in requirements.txt and
 the test above are what keeps it honest across an upgrade.
 """
@@ -20,7 +24,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from django.db import connections
+from django.db import DatabaseError, connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
@@ -119,3 +123,69 @@ class PreparedQuery:
             found = self.local.compiled = _Compiled(queryset, self.count)
             self.local.alias = queryset.db
         return found.run(values)
+
+
+class _Statement:
+    """A write statement whose SQL is written once per model and connection vendor."""
+
+    def __init__(self, model: type[Model], names: list[str]) -> None:
+        self.model = model
+        self.fields = [model._meta.get_field(name) for name in names]
+
+    def _connection(self) -> Any:
+        return connections[router.db_for_write(self.model)]
+
+    def _values(self, obj: Model, connection: Any, *, add: bool) -> list[Any]:
+        # What save()/bulk_create() store for each field: pre_save (auto_now_add and the like),
+        # then the database's form of the value (JSON, datetimes).
+        return [f.get_db_prep_save(f.pre_save(obj, add), connection) for f in self.fields]
+
+    def _table(self, connection: Any) -> tuple[str, list[str]]:
+        quote = connection.ops.quote_name
+        return quote(self.model._meta.db_table), [quote(f.column) for f in self.fields]
+
+
+class PreparedInsert(_Statement):
+    """`insert(objs)`: the rows of `objs` (new instances), as `bulk_create(objs)` would store
+    them, in one INSERT of every column but the automatic primary key. Their primary keys are
+    not read back and no signal is sent (as with bulk_create); use it where neither is wanted."""
+
+    def __init__(self, model: type[Model]) -> None:
+        fields = model._meta.concrete_fields
+        super().__init__(model, [f.name for f in fields if not f.primary_key])
+
+    def __call__(self, objs: list[Model]) -> None:
+        if not objs:
+            return
+        connection = self._connection()
+        table, columns = self._table(connection)
+        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join([row] * len(objs))
+        params = [v for obj in objs for v in self._values(obj, connection, add=True)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+
+
+class PreparedUpdate(_Statement):
+    """`update(obj)`: the named fields of a saved instance written to its row, as
+    `obj.save(update_fields=names)` would (no signals: this project has no receivers)."""
+
+    def __init__(self, model: type[Model], names: list[str]) -> None:
+        super().__init__(model, names)
+        self.sql: dict[str, str] = {}
+
+    def __call__(self, obj: Model) -> None:
+        connection = self._connection()
+        sql = self.sql.get(connection.vendor)
+        if sql is None:
+            table, columns = self._table(connection)
+            pk = connection.ops.quote_name(self.model._meta.pk.column)
+            sets = ", ".join(f"{c} = %s" for c in columns)
+            sql = self.sql[connection.vendor] = f"UPDATE {table} SET {sets} WHERE {pk} = %s"
+        params = self._values(obj, connection, add=False) + [obj.pk]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            if cursor.rowcount != 1:
+                raise DatabaseError(
+                    f"{self.model.__name__} {obj.pk}: {cursor.rowcount} rows updated"
+                )

@@ -56,7 +56,7 @@ from .models import (
     Player,
     Seat,
 )
-from .prepared import PreparedQuery
+from .prepared import PreparedInsert, PreparedQuery, PreparedUpdate
 
 log = logging.getLogger(__name__)
 
@@ -509,6 +509,9 @@ def _check_version(game: Game, seat: Seat, version: int | None) -> None:
     )
 
 
+_INSERT_RECEIPT = PreparedInsert(ActionReceipt)
+
+
 def _receipt(game: Game, seat: Seat, action_id: str, kind: str, version: int | None) -> None:
     """Record the action id, or refuse it as a repeat (check 2): the unique constraint on
     (game, action id) is the check itself, one statement instead of a look-up and an insert.
@@ -517,13 +520,10 @@ def _receipt(game: Game, seat: Seat, action_id: str, kind: str, version: int | N
     needed: the transaction is abandoned, not continued)."""
     if not action_id:
         return
+    version = game.version if version is None else version
     try:
-        ActionReceipt.objects.create(
-            game=game,
-            seat=seat,
-            action_id=action_id,
-            kind=kind,
-            version=game.version if version is None else version,
+        _INSERT_RECEIPT(
+            [ActionReceipt(game=game, seat=seat, action_id=action_id, kind=kind, version=version)]
         )
     except IntegrityError:
         raise _repeat() from None
@@ -844,6 +844,11 @@ _PROGRESS_FIELDS = [
 ]
 
 
+# The writes of every answer, their SQL written once (game/prepared.py).
+_INSERT_ACTIONS = PreparedInsert(GameAction)
+_UPDATE_PROGRESS = PreparedUpdate(Game, _PROGRESS_FIELDS)
+
+
 def _commit(
     game: Game,
     engine: Engine,
@@ -879,7 +884,7 @@ def _commit(
                 note=note if index == first_new else "",
             )
         )
-    GameAction.objects.bulk_create(rows)
+    _INSERT_ACTIONS(rows)
     for p in engine.state.players:
         for dungeon, turn in p.completed[before.get(p.name, 0) :]:
             CompletedDungeon.objects.create(
@@ -902,7 +907,7 @@ def _commit(
     game.clock_since = at if game.has_clock and game.status == Game.ACTIVE else None
     # Only what an answer changes: the row also holds the setup (both decks and every dungeon,
     # tens of kB of JSON), which `save()` would serialise and write again every time.
-    game.save(update_fields=_PROGRESS_FIELDS)
+    _UPDATE_PROGRESS(game)
     key = _key(game)
     transaction.on_commit(lambda: _remember(key, engine))
     notify_game_changed(game)

@@ -6,12 +6,12 @@ import contextlib
 import random
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.transaction import TransactionManagementError
 
 from game import board, services
 from game.engine.bot import random_answer
-from game.models import Connection, Game, Seat
+from game.models import Connection, Game, GameAction, Seat
 from game.prepared import PreparedQuery
 
 from .helpers import make_player, start_game
@@ -86,3 +86,34 @@ def test_a_values_list_gives_the_same_tuples():
     build = services._LOG_SLICE.build
     for start, stop in ((0, game.version), (2, 3), (3, 3), (1, game.version + 5)):
         assert services._LOG_SLICE(game.pk, start, stop) == list(build(game.pk, start, stop))
+
+
+def test_the_writes_store_what_the_orm_stores():
+    game = start_game(make_player("alice"), make_player("bob"))
+    seat = game.seats.first()
+    made = {"game": game, "seat": seat, "answer": ["opt:1", "opt:2"], "note": "time"}
+    services._INSERT_ACTIONS([GameAction(index=900, **made), GameAction(index=901, **made)])
+    GameAction.objects.bulk_create([GameAction(index=902, **made)])
+    rows = list(GameAction.objects.filter(index__gte=900).order_by("index").values())
+    assert len(rows) == 3 and all(r["created"] is not None for r in rows)  # auto_now_add
+    for r in rows:
+        r.pop("id"), r.pop("index"), r.pop("created")
+    assert rows[0] == rows[1] == rows[2]
+
+    game.refresh_from_db()
+    game.turn, game.deciding, game.winner = 7, "bob", "alice"
+    services._UPDATE_PROGRESS(game)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.turn, stored.deciding, stored.winner) == (7, "bob", "alice")
+    missing = Game(pk=10**9, **{f: getattr(game, f) for f in services._PROGRESS_FIELDS})
+    with pytest.raises(DatabaseError, match="0 rows updated"):
+        services._UPDATE_PROGRESS(missing)
+
+
+def test_a_repeated_receipt_is_refused_by_the_constraint():
+    game = start_game(make_player("alice"), make_player("bob"))
+    seat = game.seats.first()
+    services._receipt(game, seat, "click-1", "answer", 3)
+    with pytest.raises(services.ActionRefused) as refused, transaction.atomic():
+        services._receipt(game, seat, "click-1", "answer", 3)
+    assert refused.value.code == "repeat"
