@@ -1,16 +1,16 @@
-"""Querysets compiled once (per thread and database) and run again with a new parameter.
+"""Querysets compiled once (per thread and database) and run again with new parameters.
 
 Django compiles a queryset to SQL every time it runs it, and for the few queries that run for
 every answer and every render that compilation cost more than the query itself: the board's
 read of a game with its seats, players and connections took 0.7 ms of CPU, of which 0.5 ms was
-compiling and 0.04 ms the database (docs/performance.md, change 17). A `PreparedQuery` builds
+compiling and 0.04 ms the database (docs/performance.md, change 18). A `PreparedQuery` builds
 its queryset once with a placeholder value, keeps the compiled SQL, and each call executes it
 with the value in the placeholder's place, turning the rows into model instances as the
 queryset itself would (the same converters, the same select_related objects, the same
 annotations). `tests/web/test_prepared.py` compares it with the plain queryset.
 
 The action's writes (its receipt, its answers, the game's progress) are `PreparedInsert` and
-`PreparedUpdate`: the SQL written once from the model's fields, the values prepared by each
+`PreparedUpdate`: the SQL made from the model's fields, the values prepared by each
 field as `save()` prepares them (`pre_save`, `get_db_prep_save`).
 
 The reads reach past Django's public API into its compiler (`klass_info`, `select`,
@@ -126,7 +126,8 @@ class PreparedQuery:
 
 
 class _Statement:
-    """A write statement whose SQL is written once per model and connection vendor."""
+    """A write statement made from a model's fields with plain string work, not the ORM's
+    compiler (an UPDATE's text is kept per database vendor; an INSERT's depends on its rows)."""
 
     def __init__(self, model: type[Model], names: list[str]) -> None:
         self.model = model
