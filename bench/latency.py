@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import random
@@ -507,9 +506,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         run = Run(args, servers, world)
         # The bots of every table share this one process (400 sockets at 200 games): its own
         # garbage collector's pauses would count as the servers' latency. It runs as the
-        # servers do (game/gc_tuning.py): what is loaded frozen, young collections rarer.
-        gc.freeze()
-        gc.set_threshold(3000, 10, 10)
+        # servers do (the same settings): what is loaded frozen, young collections rarer.
+        from game import gc_tuning
+
+        gc_tuning.tune()
         asyncio.run(run.main())
         for s in servers:
             s.stop()

@@ -387,9 +387,7 @@ def board_context(
         "my_seat": my_seat,
         "viewer": viewer,
         "spectator": my_seat is None,
-        "fragments": FRAGMENTS,
         "ws_url": f"/ws/game/{game.code}/",
-        "act_url": urls["act"],
         "urls": urls,
         "invite_link": base_url + urls["game"],
         "watch_link": base_url + urls["watch"],
@@ -643,7 +641,7 @@ def render_page_board(ctx: dict[str, Any], csrf_token: str) -> Markup:
 def with_forms(ctx: dict[str, Any], csrf_token: str | None) -> dict[str, Any]:
     """`ctx` with what the board template needs besides the game: the forms' data (`f`) and
     the macros (`m`)."""
-    ctx["f"] = FormData(ctx["act_url"], ctx["version"], FreshActionId(), csrf_token or "")
+    ctx["f"] = FormData(ctx["urls"]["act"], ctx["version"], FreshActionId(), csrf_token or "")
     ctx["m"] = _macros()
     return ctx
 

@@ -949,29 +949,29 @@ def absences(game: Game, seats: list[Seat], at: datetime) -> dict[int, datetime 
     whose heartbeat stopped (its server died) counts from its last beat; a seat that never
     connected, from the start of the game."""
     fresh_after = at - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
-    last_seen: dict[int, datetime] = {}
-    live: set[int] = set()
-    if all(hasattr(seat, "latest_seen") for seat in seats):
-        # Seats read with their freshest connection (board.load_board: no query of its own).
-        # The same answer as below: live iff the freshest is fresh, else it is the last seen.
-        seen_by_seat = [(s.pk, s.latest_seen) for s in seats if s.latest_seen is not None]
-    else:
-        seen_by_seat = list(
-            Connection.objects.filter(seat__game=game).values_list("seat_id", "last_seen")
-        )
-    for seat_id, seen in seen_by_seat:
-        if seen >= fresh_after:
-            live.add(seat_id)
-        elif seat_id not in last_seen or seen > last_seen[seat_id]:
-            last_seen[seat_id] = seen
+    latest = _latest_seen(game, seats)
     out: dict[int, datetime | None] = {}
     for seat in seats:
-        if seat.pk in live:
+        seen = latest.get(seat.pk)
+        if seen is not None and seen >= fresh_after:
             out[seat.pk] = None
             continue
-        known = [t for t in (seat.offline_since, last_seen.get(seat.pk)) if t is not None]
+        known = [t for t in (seat.offline_since, seen) if t is not None]
         out[seat.pk] = max(known) if known else (game.started or at)
     return out
+
+
+def _latest_seen(game: Game, seats: list[Seat]) -> dict[int, datetime]:
+    """Each seat's freshest connection: what seats read by board.load_board carry already
+    (`latest_seen`, no query), or one query of the game's connections."""
+    if all(hasattr(seat, "latest_seen") for seat in seats):
+        return {s.pk: s.latest_seen for s in seats if s.latest_seen is not None}
+    latest: dict[int, datetime] = {}
+    rows = Connection.objects.filter(seat__game=game).values_list("seat_id", "last_seen")
+    for seat_id, seen in rows:
+        if seat_id not in latest or seen > latest[seat_id]:
+            latest[seat_id] = seen
+    return latest
 
 
 def timings(game: Game, seats: list[Seat], at: datetime | None = None) -> dict[int, SeatTiming]:
