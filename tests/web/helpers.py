@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 from django.contrib.auth import get_user_model
 
@@ -23,9 +24,16 @@ def make_player(name: str, *, guest: bool = False) -> Player:
     return Player.objects.create(user=user, display_name=name, is_guest=guest)
 
 
-def start_game(host: Player, guest: Player) -> Game:
+def start_game(host: Player, guest: Player, *, seed: int | None = None) -> Game:
+    """A game between the two seed decks. With a seed the shuffle is that seed's (a game starts
+    from secrets.randbits otherwise): a test whose checks need a game of some length, or that
+    plays random answers, gives one so that it plays the same game on every run."""
     game = services.create_game(host, deck_name="Varis", deck=list(GREEN_WHITE_VARIS))
-    services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
+    if seed is None:
+        services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
+    else:
+        with mock.patch.object(services.secrets, "randbits", return_value=seed):
+            services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
     game.refresh_from_db()
     return game
 

@@ -28,7 +28,8 @@ def _render_side(name, ctx):
 @pytest.mark.parametrize("seed", [1, 2])
 def test_memoised_fragments_equal_fresh_renders(seed):
     alice, bob = make_player("alice"), make_player("bob")
-    game = start_game(alice, bob)
+    # The shuffle too: the checks below need a game that lasts, so the same game every run.
+    game = start_game(alice, bob, seed=2000 + seed)
     rng = random.Random(seed)
     players = {s.engine_name: s.player for s in game.seats.select_related("player")}
     checked = pieces = 0
