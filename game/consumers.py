@@ -18,10 +18,12 @@ is answered with a sentence in #flash and changes nothing; the connection stays 
 The watch URL (`/ws/game/<code>/watch/`) always serves the spectator's view: both boards, no
 hand, no prompt, and nothing it sends can act.
 
-The database work and the renders run on a pool of VENTURE_DB_THREADS threads (`in_pool`), not
-on Channels' one thread per process: with PostgreSQL much of an answer or a render is waiting
-for the database, and on one thread every socket of the process queued behind those waits (and
-so did Channels' own per-message connection check, which uses that thread).
+The database work and the renders run on a pool of VENTURE_DB_THREADS threads (game/dbpool.py,
+`in_pool`), not on Channels' one thread per process: with PostgreSQL much of an answer or a
+render is waiting for the database, and on one thread every socket of the process queued behind
+those waits. For the same reason `dispatch` skips Channels' connection tidying before every
+message (a hop to that thread): no handler here uses the database but through the pool, which
+tidies its own threads' connections.
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends,
 or the deciding player's chess clock reaches zero (then the time loss is recorded first).
@@ -34,17 +36,17 @@ import json
 import logging
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
 from django.utils.html import escape
 
 from . import board, services
+from .dbpool import in_pool
 from .forms import Action, BadAction, parse_action
 from .models import Game, Player
 
@@ -56,16 +58,6 @@ _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
 # every fragment of every render, and one alternation with a lookbehind cost 10x as much.)
 _TICK_MS = re.compile(r'data-ms="\d*"')
 _TICK_FACE = re.compile(r"data-countdown([^>]*>)[^<]*")
-
-_POOL = ThreadPoolExecutor(settings.VENTURE_DB_THREADS, thread_name_prefix="venture-db")
-
-
-def in_pool(func: Any) -> Any:
-    """`func` (blocking: the ORM, the engine, templates) as a coroutine run on the pool; each
-    thread keeps its own database connection, checked and closed as Channels does
-    (DatabaseSyncToAsync: close_old_connections before and after)."""
-    return database_sync_to_async(func, thread_sensitive=False, executor=_POOL)
-
 
 HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 
@@ -122,6 +114,15 @@ class GameConsumer(AsyncWebsocketConsumer):
     waiting = False
     watching = False  # the watch URL: a spectator's view whoever is logged in
     wake: asyncio.TimerHandle | None = None
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' dispatch first runs close_old_connections on its own database thread for
+        # every message; nothing here uses that thread's connections (the pool tidies its own),
+        # and the hop cost ~5 % of a server's CPU at 200 games.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]

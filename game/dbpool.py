@@ -1,0 +1,75 @@
+"""The thread pool the websockets' blocking work runs on (`in_pool`), and how its threads keep
+their database connections.
+
+Channels runs `database_sync_to_async` work on one thread per process; with PostgreSQL much of
+an answer or a render is waiting for a round trip, and every socket of the process queued
+behind those waits. The consumers' database work and renders run on VENTURE_DB_THREADS threads
+instead, each with its own persistent connection.
+
+Around each call a thread tidies its connections as Django does around a request
+(`close_if_unusable_or_obsolete`: a connection left in error, with the wrong autocommit, or
+past CONN_MAX_AGE is closed). Django would also check every connection with a round trip
+(`SELECT 1`, CONN_HEALTH_CHECKS) on its first use in every call: with several calls per answer
+that was a tenth of a server's time at 200 games, and a statement in five on PostgreSQL. Here
+the check is made as Django makes it, but at most once every HEALTH_CHECK_EVERY_SECONDS per
+connection: a connection checked (or opened) less than that ago is trusted. One that breaks in
+between fails its query; the failed query marks it, and after the call it is checked and closed
+as Django would close it, so the next call opens a new one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import SyncToAsync
+from django.conf import settings
+from django.db import connections
+
+HEALTH_CHECK_EVERY_SECONDS = 1.0
+
+_POOL = ThreadPoolExecutor(settings.VENTURE_DB_THREADS, thread_name_prefix="venture-db")
+_NEVER = float("-inf")
+
+
+def _before_call() -> None:
+    now = time.monotonic()
+    for conn in connections.all(initialized_only=True):
+        conn.close_if_unusable_or_obsolete()  # this also asks for a check on first use
+        checked_at = conn.__dict__.get("venture_checked_at", _NEVER)
+        conn.venture_trusted = now - checked_at < HEALTH_CHECK_EVERY_SECONDS
+        if conn.venture_trusted:
+            conn.health_check_done = True  # checked a moment ago: no SELECT 1 this time
+
+
+def _after_call() -> None:
+    now = time.monotonic()
+    for conn in connections.all(initialized_only=True):
+        # Checked during the call: it was not trusted and its first use checked it (or it was
+        # opened in this call, which counts as a check too).
+        checked = conn.health_check_done and not conn.__dict__.get("venture_trusted", False)
+        had_errors = conn.errors_occurred
+        conn.close_if_unusable_or_obsolete()  # after an error: checks it, closes it if broken
+        if conn.connection is None:
+            conn.venture_checked_at = _NEVER
+        elif checked or had_errors:
+            conn.venture_checked_at = now
+
+
+class _PoolCall(SyncToAsync):
+    """SyncToAsync on the pool, with the connection tidying above instead of Channels'
+    DatabaseSyncToAsync (close_old_connections before and after every call)."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        _before_call()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _after_call()
+
+
+def in_pool(func: Callable[..., Any]) -> Any:
+    """`func` (blocking: the ORM, the engine, templates) as a coroutine run on the pool."""
+    return _PoolCall(func, thread_sensitive=False, executor=_POOL)

@@ -1,0 +1,72 @@
+"""game/dbpool.py: the pool's threads check their connections as Django does (CONN_HEALTH_CHECKS)
+but at most once every HEALTH_CHECK_EVERY_SECONDS, and a connection that failed a query is
+checked after the call and closed if broken."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from game import dbpool
+from game.models import Player
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """How many times a connection was checked (is_usable, Django's SELECT 1)."""
+    counted = {"n": 0, "usable": True}
+    wrapper = type(connections["default"])
+    original = wrapper.is_usable
+
+    def is_usable(self: BaseDatabaseWrapper) -> bool:
+        counted["n"] += 1
+        return original(self) and counted["usable"]
+
+    monkeypatch.setattr(wrapper, "is_usable", is_usable)
+    monkeypatch.setattr(wrapper, "health_check_enabled", True, raising=False)
+    return counted
+
+
+@dbpool.in_pool
+def _query() -> object:
+    """The pool thread's own connection to the database (the driver's object: kept, its id
+    is not reused), after a query."""
+    from django.db import connection as conn
+
+    Player.objects.count()
+    return conn.connection
+
+
+async def test_a_connection_checked_a_moment_ago_is_not_checked_again(checks, monkeypatch):
+    first = await _query()  # opened in this call: opening counts as a check
+    n = checks["n"]
+    for _ in range(5):
+        assert await _query() is first
+    assert checks["n"] == n  # no SELECT 1 before each call
+    monkeypatch.setattr(dbpool, "HEALTH_CHECK_EVERY_SECONDS", 0.0)
+    assert await _query() is first
+    assert checks["n"] == n + 1  # idle "longer" than that: checked as Django checks it
+    await _query()
+    assert checks["n"] == n + 2
+
+
+async def test_a_connection_that_failed_is_checked_after_the_call_and_closed_if_broken(checks):
+    first = await _query()
+
+    @dbpool.in_pool
+    def failing() -> None:
+        from django.db import connection as conn
+
+        with pytest.raises(Exception), conn.cursor() as cursor:  # noqa: B017 - any database error
+            cursor.execute("SELECT no_such_column FROM no_such_table")
+        assert conn.errors_occurred
+
+    n = checks["n"]
+    checks["usable"] = False  # as a server that went away would answer
+    await failing()
+    assert checks["n"] == n + 1  # checked after the call, found broken: closed
+    checks["usable"] = True
+    assert await _query() is not first  # a new connection, not the broken one
