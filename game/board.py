@@ -724,9 +724,11 @@ _PIECES_MEMO = _Memo(4096)
 
 
 def _digest(data: Any) -> bytes:
-    """A short key for plain data: 128 bits of BLAKE2 over its canonical JSON (the JSON itself
-    as the key would be kept in memory with every entry)."""
-    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=16).digest()
+    """A short key for plain data (dicts, lists, strings, numbers, booleans, None): 128 bits of
+    BLAKE2 over its repr (the text itself as the key would be kept with every entry). Equal
+    reprs are equal data; equal data with keys in another order only misses the memo once.
+    (The repr is 2-3x cheaper than canonical JSON, and a render takes a key per permanent.)"""
+    return hashlib.blake2b(repr(data).encode(), digest_size=16).digest()
 
 
 def render_fragment(name: str, ctx: dict[str, Any], blocks: Blocks | None = None) -> str:
