@@ -28,8 +28,7 @@ Environment:
     VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
                           (default "20/40"); more are refused with a message, not applied
     VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
-                          (default 4 with PostgreSQL, 1 with SQLite; each holds its own
-                          database connection)
+                          (default 1; each holds its own database connection)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
                           "3000,10,10"; "" keeps Python's 700,10,10): game/gc_tuning.py
 """
@@ -222,11 +221,12 @@ _rate, _, _burst = os.environ.get("VENTURE_WS_RATE", "20/40").partition("/")
 VENTURE_WS_RATE_PER_SECOND = float(_rate)
 VENTURE_WS_BURST = float(_burst or _rate)
 VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
-# The websockets' database work runs on this many threads per process (game/consumers.py).
-# Several overlap PostgreSQL's round trips; SQLite has none to overlap and one writer at a time,
-# and a second thread that wants to write sleeps in SQLite's busy handler: one.
-_sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1" if _sqlite else "4"))
+# The websockets' database work and renders run on this many threads per process
+# (game/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads only
+# contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,
+# 112 and 529-621 with four; docs/performance.md, change 25). SQLite has one writer at a time
+# anyway: a second thread that wants to write sleeps in its busy handler.
+VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1"))
 # The garbage collector's thresholds in a server process (game/gc_tuning.py); "" keeps Python's.
 _gc = os.environ.get("VENTURE_GC_THRESHOLDS", "3000,10,10")
 try:
