@@ -12,21 +12,27 @@ past CONN_MAX_AGE is closed). Django would also check every connection with a ro
 (`SELECT 1`, CONN_HEALTH_CHECKS) on its first use in every call: with several calls per answer
 that was a tenth of a server's time at 200 games, and a statement in five on PostgreSQL. Here
 the check is made as Django makes it, but at most once every HEALTH_CHECK_EVERY_SECONDS per
-connection: a connection checked (or opened) less than that ago is trusted. One that breaks in
-between fails its query; the failed query marks it, and after the call it is checked and closed
-as Django would close it, so the next call opens a new one.
+connection: a connection checked (or opened) less than that ago is trusted. What the check was
+for still holds: when a trusted connection turns out to be gone at its first statement of a
+call (the database restarted, the connection was cut), nothing of the call reached the
+database, so the call is run again, once, on a new connection. A connection that breaks later
+in a call fails that call as it would with Django's check.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from typing import Any
 
 from asgiref.sync import SyncToAsync
 from django.conf import settings
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
+
+log = logging.getLogger(__name__)
 
 HEALTH_CHECK_EVERY_SECONDS = 1.0
 
@@ -34,14 +40,38 @@ _POOL = ThreadPoolExecutor(settings.VENTURE_DB_THREADS, thread_name_prefix="vent
 _NEVER = float("-inf")
 
 
-def _before_call() -> None:
+def _before_call() -> list[Any]:
+    """Tidy this thread's connections; returns those trusted without a check this call."""
     now = time.monotonic()
+    trusted = []
     for conn in connections.all(initialized_only=True):
         conn.close_if_unusable_or_obsolete()  # this also asks for a check on first use
         checked_at = conn.__dict__.get("venture_checked_at", _NEVER)
         conn.venture_trusted = now - checked_at < HEALTH_CHECK_EVERY_SECONDS
-        if conn.venture_trusted:
+        if conn.venture_trusted and conn.connection is not None:
             conn.health_check_done = True  # checked a moment ago: no SELECT 1 this time
+            trusted.append(conn)
+    return trusted
+
+
+class _FirstStatement:
+    """An execute wrapper on a trusted connection: did its first statement of the call fail
+    because the connection is gone?"""
+
+    def __init__(self) -> None:
+        self.done = False
+        self.gone = False
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if self.done:
+            return execute(sql, params, many, context)
+        self.done = True
+        try:
+            return execute(sql, params, many, context)
+        except (OperationalError, InterfaceError):
+            # Asked now: leaving the transaction, Django may open a new connection at once.
+            self.gone = not context["connection"].is_usable()
+            raise
 
 
 def _after_call() -> None:
@@ -63,9 +93,26 @@ class _PoolCall(SyncToAsync):
     DatabaseSyncToAsync (close_old_connections before and after every call)."""
 
     def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        _before_call()
+        trusted = _before_call()
         try:
-            return super().thread_handler(loop, *args, **kwargs)
+            if not trusted:
+                return super().thread_handler(loop, *args, **kwargs)
+            watches = [(conn, _FirstStatement()) for conn in trusted]
+            try:
+                with ExitStack() as stack:
+                    for conn, watch in watches:
+                        stack.enter_context(conn.execute_wrapper(watch))
+                    return super().thread_handler(loop, *args, **kwargs)
+            except Exception:
+                gone = [conn for conn, watch in watches if watch.gone]
+                if not gone:
+                    raise
+                # Nothing of this call reached the database: run it again, on a new connection.
+                log.warning("a database connection was gone; the call runs again on a new one")
+                for conn in gone:
+                    conn.close_if_unusable_or_obsolete()  # the dead one, if still there
+                    conn.venture_checked_at = _NEVER
+                return super().thread_handler(loop, *args, **kwargs)
         finally:
             _after_call()
 

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from bench import _servers
 from bench._client import FRAGMENT_TAGS, Browser, Seat, Table, normalised
 
 pytestmark = [pytest.mark.scale]
@@ -171,3 +172,31 @@ def test_a_killed_process_its_player_reconnects_to_the_other_and_finishes(two_se
 
     asyncio.run(scenario())
     assert len(replays(one)) <= 1, one.log_text()[-3000:]
+
+
+def test_every_database_connection_cut_mid_game_costs_no_action(two_servers, deployment):
+    """PostgreSQL drops every connection of the game's database (a restart, a failover, a
+    proxy's cut) between two answers, while the servers trust connections they checked under a
+    second ago (game/dbpool.py): the next answers still apply and reach both players."""
+    one, two = two_servers
+    alice, bob, code = start_game(one.base, two.base)
+
+    async def scenario() -> None:
+        a = await seat_on(one, alice, code, "Alice").connect()
+        b = await seat_on(two, bob, code, "Bob").connect()
+        table = Table([a, b], random.Random(11))
+        assert await play(table, 10) == 10, "the game ended too soon"
+        for _ in range(3):
+            _servers._admin_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                f"WHERE datname = '{deployment.dbname}' AND pid <> pg_backend_pid()"
+            )
+            # At once: within the second in which each thread trusts its connection.
+            assert await play(table, 3) == 3, "the game ended too soon"
+        assert public(a.view) == public(b.view)
+        await a.close()
+        await b.close()
+
+    asyncio.run(scenario())
+    for server in (one, two):
+        assert "Traceback" not in server.log_text(), server.log_text()[-3000:]

@@ -60,6 +60,7 @@ async def test_a_connection_that_failed_is_checked_after_the_call_and_closed_if_
     def failing() -> None:
         from django.db import connection as conn
 
+        Player.objects.count()  # a statement made: the call is not run again (see below)
         with pytest.raises(Exception), conn.cursor() as cursor:  # noqa: B017 - any database error
             cursor.execute("SELECT no_such_column FROM no_such_table")
         assert conn.errors_occurred
@@ -70,3 +71,46 @@ async def test_a_connection_that_failed_is_checked_after_the_call_and_closed_if_
     assert checks["n"] == n + 1  # checked after the call, found broken: closed
     checks["usable"] = True
     assert await _query() is not first  # a new connection, not the broken one
+
+
+def _cut_at(statement: int, calls: list[int]) -> object:
+    """A pool call whose `statement`-th statement (first call only) fails as a connection the
+    server dropped would (OperationalError); returns how many statements it made."""
+
+    @dbpool.in_pool
+    def call() -> int:
+        from django.db import OperationalError
+        from django.db import connection as conn
+
+        calls.append(1)
+        made = {"n": 0}
+
+        def cut(execute, sql, params, many, context):  # noqa: ANN001, ANN202
+            made["n"] += 1
+            if len(calls) == 1 and made["n"] == statement:
+                raise OperationalError("server closed the connection unexpectedly")
+            return execute(sql, params, many, context)
+
+        with conn.execute_wrapper(cut):
+            Player.objects.count()
+            Player.objects.count()
+        return made["n"]
+
+    return call
+
+
+async def test_a_trusted_connection_gone_at_its_first_statement_reruns_the_call(checks):
+    await _query()  # the thread's connection, checked: trusted for the next second
+    calls: list[int] = []
+    checks["usable"] = False  # the connection is gone when asked
+    assert await _cut_at(1, calls)() == 2
+    assert len(calls) == 2  # nothing of the first run reached the database: run again
+
+
+async def test_a_connection_gone_later_in_a_call_fails_the_call(checks):
+    await _query()
+    calls: list[int] = []
+    checks["usable"] = False
+    with pytest.raises(Exception, match="closed the connection"):
+        await _cut_at(2, calls)()  # the first statement was made: not run again
+    assert len(calls) == 1
