@@ -21,7 +21,9 @@ in a call fails that call as it would with Django's check.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +40,13 @@ HEALTH_CHECK_EVERY_SECONDS = 1.0
 
 _POOL = ThreadPoolExecutor(settings.VENTURE_DB_THREADS, thread_name_prefix="venture-db")
 _NEVER = float("-inf")
+_CALL = threading.local()  # the event loop of the consumer whose call this thread runs
+
+
+def calling_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop that awaits the pool call this thread is running (None outside one):
+    work for the loop can be handed to it without this thread waiting for it."""
+    return getattr(_CALL, "loop", None)
 
 
 def _before_call() -> list[Any]:
@@ -94,6 +103,7 @@ class _PoolCall(SyncToAsync):
 
     def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
         trusted = _before_call()
+        _CALL.loop = loop
         try:
             if not trusted:
                 return super().thread_handler(loop, *args, **kwargs)
@@ -114,6 +124,7 @@ class _PoolCall(SyncToAsync):
                     conn.venture_checked_at = _NEVER
                 return super().thread_handler(loop, *args, **kwargs)
         finally:
+            _CALL.loop = None
             _after_call()
 
 

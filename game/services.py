@@ -19,6 +19,7 @@ Refusals raise `ActionRefused` with a sentence meant for the player.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import logging
@@ -27,6 +28,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -47,6 +49,7 @@ from game.engine.position import PositionError
 from game.engine.priority import nothing_to_do_but_pass
 from game.scenario.loader import Scenario, ScenarioError, parse_scenario
 
+from . import dbpool
 from .models import (
     ActionReceipt,
     CompletedDungeon,
@@ -219,15 +222,34 @@ def _engine_for_update(game: Game) -> Engine:
 
 # broadcasting -----------------------------------------------------------------------------------
 def notify_game_changed(game: Game) -> None:
-    """After commit, tell everyone watching `game` its new version (they re-render themselves)."""
+    """After commit, tell everyone watching `game` its new version (they re-render themselves).
+
+    From a consumer's pool thread (game/dbpool.py) the message is handed to the consumer's
+    event loop and the thread goes on: waiting for the loop to get to it and for the channel
+    layer's round trip (Redis) kept the pool's one thread from the renders queued behind it.
+    Elsewhere (a page's request, a management command) it is sent before returning."""
     group, version = game.group_name, game.version
+    message = {"type": "game.changed", "version": version}
 
     def send() -> None:
         layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, {"type": "game.changed", "version": version})
+        if layer is None:
+            return
+        loop = dbpool.calling_loop()
+        if loop is None:
+            async_to_sync(layer.group_send)(group, message)
+            return
+        sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        sent.add_done_callback(lambda done: _log_failed_send(done, group, version))
 
     transaction.on_commit(send)
+
+
+def _log_failed_send(done: Future, group: str, version: int) -> None:
+    # Nobody waits for it: a failure is logged. The pages catch up on their next heartbeat or
+    # reconnect, which render the current version (consumers.py).
+    if not done.cancelled() and done.exception() is not None:
+        log.error("game.changed %s for %s was not sent", version, group, exc_info=done.exception())
 
 
 # players ----------------------------------------------------------------------------------------

@@ -114,3 +114,48 @@ async def test_a_connection_gone_later_in_a_call_fails_the_call(checks):
     with pytest.raises(Exception, match="closed the connection"):
         await _cut_at(2, calls)()  # the first statement was made: not run again
     assert len(calls) == 1
+
+
+async def test_a_pool_call_knows_the_loop_that_awaits_it():
+    import asyncio
+
+    @dbpool.in_pool
+    def inside() -> object:
+        return dbpool.calling_loop()
+
+    assert await inside() is asyncio.get_running_loop()
+    assert dbpool.calling_loop() is None  # not in a pool call
+
+
+async def test_a_broadcast_from_a_pool_call_is_handed_to_the_loop_and_a_failure_logged(
+    monkeypatch, caplog
+):
+    import asyncio
+    from types import SimpleNamespace
+
+    from django.db import transaction
+
+    from game import services
+
+    sent = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict) -> None:
+            sent.append((group, message["version"]))
+            if message["version"] == 2:
+                raise RuntimeError("the channel layer is down")
+
+    monkeypatch.setattr(services, "get_channel_layer", Layer)
+
+    @dbpool.in_pool
+    def commit(version: int) -> None:
+        with transaction.atomic():
+            services.notify_game_changed(SimpleNamespace(group_name="game-1", version=version))
+        assert sent == [("game-1", 1)] * (version - 1)  # not sent yet: the loop is waiting on us
+
+    await commit(1)
+    await commit(2)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert sent == [("game-1", 1), ("game-1", 2)]
+    assert "game.changed 2 for game-1 was not sent" in caplog.text
