@@ -68,6 +68,13 @@ def seat_on(server, browser: Browser, code: str, name: str) -> Seat:  # noqa: AN
     return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, browser.cookie_header, name=name)
 
 
+async def seated(one, two, alice: Browser, bob: Browser, code: str) -> tuple[Seat, Seat]:  # noqa: ANN001
+    """Alice's socket on the first process, Bob's on the second, both with their boards."""
+    a = await seat_on(one, alice, code, "Alice").connect()
+    b = await seat_on(two, bob, code, "Bob").connect()
+    return a, b
+
+
 async def play(table: Table, answers: int) -> int:
     """Answer for whoever must decide until the game is over (or `answers` were given);
     returns how many answers were given. Every answer must reach both seats."""
@@ -124,8 +131,7 @@ def test_two_processes_play_one_game_to_the_end_with_identical_views(two_servers
     alice, bob, code = start_game(one.base, two.base)
 
     async def scenario() -> None:
-        a = await seat_on(one, alice, code, "Alice").connect()
-        b = await seat_on(two, bob, code, "Bob").connect()
+        a, b = await seated(one, two, alice, bob, code)
         table = Table([a, b], random.Random(2024))
         given = await play(table, MAX_ANSWERS)
         await finish(table)
@@ -151,8 +157,7 @@ def test_a_killed_process_its_player_reconnects_to_the_other_and_finishes(two_se
     alice, bob, code = start_game(one.base, two.base)
 
     async def scenario() -> None:
-        a = await seat_on(one, alice, code, "Alice").connect()
-        b = await seat_on(two, bob, code, "Bob").connect()
+        a, b = await seated(one, two, alice, bob, code)
         table = Table([a, b], random.Random(7))
         assert await play(table, 30) == 30, "the game ended before the process could be killed"
         version = max(a.version, b.version)
@@ -182,8 +187,7 @@ def test_every_database_connection_cut_mid_game_costs_no_action(two_servers, dep
     alice, bob, code = start_game(one.base, two.base)
 
     async def scenario() -> None:
-        a = await seat_on(one, alice, code, "Alice").connect()
-        b = await seat_on(two, bob, code, "Bob").connect()
+        a, b = await seated(one, two, alice, bob, code)
         table = Table([a, b], random.Random(11))
         assert await play(table, 10) == 10, "the game ended too soon"
         for _ in range(3):
