@@ -1,6 +1,8 @@
 """game/dbpool.py: the pool's threads check their connections as Django does (CONN_HEALTH_CHECKS)
-but at most once every HEALTH_CHECK_EVERY_SECONDS, and a connection that failed a query is
-checked after the call and closed if broken."""
+but at most once every HEALTH_CHECK_EVERY_SECONDS; a call whose trusted connection was gone at
+its first statement runs again on a new one, a connection that failed later is checked after
+the call and closed if broken; and a pool call hands work to the loop awaiting it (the
+game.changed broadcast) without waiting."""
 
 from __future__ import annotations
 
