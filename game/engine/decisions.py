@@ -35,22 +35,53 @@ class Option:
 
 @dataclass(slots=True)
 class Decision:
+    """One pending decision. `source` is its options, or a function that lists them: a
+    priority decision's options (every castable card, every activatable ability) cost more to
+    find than anything else the engine does, and replaying a log (a cache miss, a catch-up)
+    answers most of them with "pass", which `known` says is an option without listing the rest.
+    The function runs at most once, while the decision is pending (the state it reads is the
+    state the decision was made in); once answered unlisted, the options are gone."""
+
     player: str
     kind: str
     prompt: str
-    options: list[Option]
+    source: list[Option] | Callable[[], list[Option]]
     multi: bool = False
     min_count: int = 1
     max_count: int = 1
     ordered: bool = False  # the answer is an ordering of all options (first = top)
     check: Callable[[list[Option]], str | None] | None = None
+    known: tuple[str, ...] = ()  # ids that are options whatever `source` lists (only if lazy)
+    _options: list[Option] | None = field(default=None, repr=False)
     _by_id: dict[str, Option] = field(default_factory=dict, repr=False)
+    _answered: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
-        dedupe_labels(self.options)
-        self._by_id = {o.id: o for o in self.options}
+        if not callable(self.source):
+            self._list(self.source)
+
+    def _list(self, options: list[Option]) -> list[Option]:
+        dedupe_labels(options)
+        self._by_id = {o.id: o for o in options}
+        self._options = options
+        return options
+
+    @property
+    def options(self) -> list[Option]:
+        if self._options is not None:
+            return self._options
+        if self._answered:
+            raise RuntimeError(f"the options of an answered {self.kind} decision were never listed")
+        assert callable(self.source)
+        return self._list(self.source())
+
+    def answered(self) -> None:
+        """The game has moved on: its state is no longer the one the options would be read
+        from (Game.answer calls this)."""
+        self._answered = True
 
     def option(self, option_id: str) -> Option:
+        self.options  # noqa: B018 - listed on first use
         try:
             return self._by_id[option_id]
         except KeyError:
@@ -68,6 +99,8 @@ class Decision:
                     answer = answer[0]
                 else:
                     raise IllegalAnswer("This decision takes exactly one option.", self)
+            if self._options is None and answer in self.known:
+                return answer  # (replaying "pass": the other options are never listed)
             self.option(answer)
             return answer
         if isinstance(answer, str):

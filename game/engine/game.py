@@ -146,6 +146,7 @@ class Game:
             raise IllegalAnswer("The game is over; there is nothing to answer.")
         normalised = self.pending.validate(player, choice)
         self.answers.append((player, normalised))
+        self.pending.answered()
         self._step(normalised)
 
     def answer_labels(self, player: str, labels: str | Sequence[str]) -> None:

@@ -70,11 +70,14 @@ def nothing_to_do_but_pass(d: Decision) -> bool:
 
 
 def priority_decision(g: GameState, player: str) -> Decision:
+    # Listed only when someone looks (a page, the pace feature, a bot): passing is always
+    # possible (CR 117.3), and a replayed log passes far more often than it acts.
     return Decision(
         player,
         "priority",
         f"{player} has priority ({g.step.replace('_', ' ')}, turn {g.turn})",
-        priority_options(g, player),
+        lambda: priority_options(g, player),
+        known=("pass",),
     )
 
 

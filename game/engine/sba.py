@@ -75,13 +75,16 @@ def check_sbas(g: GameState) -> Gen:
         )
         move(g, o, "graveyard")
         performed = True
-    # Tokens that left the battlefield cease to exist (CR 704.5d).
-    for p in g.players:
-        for zone in (p.hand, p.graveyard, p.exile, p.library):
-            gone = [o for o in zone if o.token]
-            for o in gone:
-                zone.remove(o)
-                performed = True
+    # Tokens that left the battlefield cease to exist (CR 704.5d). Only zones.move puts one
+    # there, and it says so: the four zones of both players are not walked on every check.
+    if g.tokens_may_be_out:
+        g.tokens_may_be_out = False
+        for p in g.players:
+            for zone in (p.hand, p.graveyard, p.exile, p.library):
+                gone = [o for o in zone if o.token]
+                for o in gone:
+                    zone.remove(o)
+                    performed = True
     if dungeon_sba(g):
         performed = True
     return performed

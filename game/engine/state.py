@@ -228,6 +228,9 @@ class GameState:
         self.triggered_once: set[tuple[int, int, int]] = set()  # (obj, ability, turn)
         self.loyalty_used: set[tuple[int, int]] = set()  # (planeswalker, turn), CR 606.3
         self.creatures_died_this_turn = 0
+        # A token may have left the battlefield since the last state-based check (704.5d): set
+        # by zones.move; True at first, for tokens a scenario's position puts anywhere.
+        self.tokens_may_be_out = True
         # Memos valid only inside a read-only section (see `reading`): characteristics and mana
         # sources are computed once per object there instead of once per question.
         self.chars_memo: dict[int, Any] | None = None

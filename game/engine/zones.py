@@ -57,6 +57,8 @@ def move(g: GameState, obj: Obj, to: str, *, top: bool = True, reason: str = "")
         new.sick = True
         new.entered_turn = g.turn
     elif to != "stack":  # a spell's card is held by its stack item
+        if new.token:
+            g.tokens_may_be_out = True  # it ceases to exist at the next check (CR 704.5d)
         zone = g.player(obj.owner).zone(to)
         if to == "library" and top:
             zone.insert(0, new)

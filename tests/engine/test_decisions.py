@@ -64,3 +64,41 @@ def test_stable_option_ids_do_not_depend_on_labels():
     ids = {o.id for o in d.options}
     again = position({"alice": {"hand": ["Forest", "Forest"]}}).pending
     assert {o.id for o in again.options} == ids
+
+
+def test_a_priority_decision_lists_its_options_only_when_asked_and_pass_needs_no_list():
+    # Replaying a log answers most priority decisions with "pass"; that answer is legal
+    # (CR 117.3) without finding every castable card and activatable ability first.
+    game = position({"alice": {"hand": ["Forest"]}})
+    d = game.pending
+    assert d.kind == "priority" and d._options is None  # nothing listed yet
+    game.answer("alice", "pass")
+    with pytest.raises(RuntimeError, match="never listed"):
+        d.options  # noqa: B018 - the state it would be read from is gone
+    # Looked at while pending, the same kind of decision lists what the player can do.
+    e = game.pending
+    assert e.kind == "priority" and e.player == "bob"
+    assert [o.id for o in e.options] == ["pass"]
+    with pytest.raises(IllegalAnswer, match="Legal options: pass"):
+        game.answer("bob", "play:1")
+
+
+def test_an_unlisted_priority_decision_still_refuses_what_is_not_an_option():
+    game = position({"alice": {"hand": ["Forest"]}})
+    forest = game.state.player("alice").hand[0]
+    with pytest.raises(IllegalAnswer, match="not an option"):
+        game.answer("alice", f"cast:{forest.id}")  # a land is played, not cast
+    game.answer("alice", f"play:{forest.id}")
+    assert [o.name for o in game.state.battlefield] == ["Forest"]
+
+
+def test_a_sacrificed_token_ceases_to_exist_at_the_next_check():
+    # CR 704.5d: zones.move marks that a token left the battlefield; the check then looks.
+    game = position({"alice": {"battlefield": [{"token": "Treasure"}]}})
+    treasure = game.state.battlefield[0]
+    game.answer("alice", f"act:{treasure.id}:0")
+    while game.pending.kind != "priority":  # the Treasure's color of mana
+        game.answer("alice", game.pending.options[0].id)
+    alice = game.state.player("alice")
+    assert not game.state.battlefield and not alice.graveyard
+    assert not game.state.tokens_may_be_out
