@@ -128,6 +128,15 @@ def split_citation(line: str) -> dict[str, str]:
     return {"text": line, "rule": ""}
 
 
+@functools.lru_cache(maxsize=8192)
+def log_item(line: str) -> Markup:
+    """One line of the game log as its list item, its rule citation apart. Rendered once per
+    distinct line: a new answer adds a line or a few, and the panel shows the last 80."""
+    part = split_citation(line)
+    cite = Markup(" <cite>{}</cite>").format(part["rule"]) if part["rule"] else ""
+    return Markup("<li>{}{}</li>").format(part["text"], cite)
+
+
 def waiting_text(name: str, kind: str) -> str:
     return f"{name} {WAITING_TEXT.get(kind, 'is deciding (' + kind.replace('_', ' ') + ')')}"
 
@@ -525,7 +534,7 @@ def board_context(
     ctx["pass_text"] = f"Pass (resolve {view['stack'][0]['name']})" if view["stack"] else "Pass"
     ctx["waiting_triggers"] = view["waiting_triggers"]
     log = view["log"]
-    ctx["log"] = [split_citation(line) for line in reversed(log[-LOG_LINES:])]
+    ctx["log"] = [log_item(line) for line in reversed(log[-LOG_LINES:])]
     ctx["log_total"] = len(log)
     ctx["over"] = None
     if game.status == Game.FINISHED or view["winner"]:
@@ -688,7 +697,7 @@ def _maps_key(ctx: dict[str, Any]) -> Any:
 
 
 def _log_key(ctx: dict[str, Any]) -> Any:
-    return (ctx["log_total"], tuple((line["text"], line["rule"]) for line in ctx["log"]))
+    return (ctx["log_total"], tuple(ctx["log"]))  # (each item's hash is computed once: cached)
 
 
 MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {"maps": _maps_key, "log": _log_key}
