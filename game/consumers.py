@@ -74,10 +74,6 @@ def _steady(html: str) -> str:
     return html
 
 
-def _same(a: str | None, b: str) -> bool:
-    return a is not None and _steady(a) == _steady(b)
-
-
 class RateLimit:
     """A token bucket: `burst` messages at once, refilled at `per_second`."""
 
@@ -142,7 +138,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id, self.group, self.player = found
         if self.watching:
             self.player = None
-        self.sent: dict[str, str] = {}
+        self.sent: dict[str, str] = {}  # each fragment as last sent, in its steady form
         self.send_lock = asyncio.Lock()
         self.rate = RateLimit(settings.VENTURE_WS_RATE_PER_SECOND, settings.VENTURE_WS_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -246,13 +242,18 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.waiting = True
                 await self.send(text_data=board_html or "")
             return
+        # What was sent is kept in its steady form (_steady), worked out once per fragment.
         if whole:
-            self.sent = fragments
+            self.sent = {name: _steady(html) for name, html in fragments.items()}
             self.waiting = False
             await self.send(text_data=board_html or "")
             return
-        changed = [html for name, html in fragments.items() if not _same(self.sent.get(name), html)]
-        self.sent.update(fragments)
+        changed = []
+        for name, html in fragments.items():
+            steady = _steady(html)
+            if self.sent.get(name) != steady:
+                changed.append(html)
+                self.sent[name] = steady
         if changed:
             await self.send(text_data="\n".join(changed))
 
