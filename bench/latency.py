@@ -26,7 +26,9 @@ cost of an action late in a game (answers 500-599) can be set against an early o
 (services.replay_game: the whole cost of a cache miss), with the servers idle.
 
 Progress goes to stderr; the last line is a JSON object: games, actions, p50_ms, p99_ms,
-echo_p50_ms, echo_p99_ms, ratio_p50, ratio_p99, errors and more (docs/performance.md).
+echo_p50_ms, echo_p99_ms, ratio_p50, ratio_p99, errors and more (docs/performance.md), among
+them the servers' CPU per action and how fast the machine was at the end of the run
+(`baseline_ops_per_s`, bench/engine.py's fixed workload).
 """
 
 from __future__ import annotations
@@ -408,8 +410,12 @@ def cpu_seconds(servers: list[_servers.Daphne]) -> dict[str, float]:
     return out
 
 
-def summary(args: argparse.Namespace, run: Run, replay: tuple[float, int]) -> dict[str, Any]:
+def summary(
+    args: argparse.Namespace, run: Run, replay: tuple[float, int], baseline: float | None = None
+) -> dict[str, Any]:
     r = run.results
+    cpu = getattr(run, "cpu", {})
+    server_cpu = sum(v for k, v in cpu.items() if k.startswith("server"))
     lat = [s.latency for s in r.actions]
     early = [s.latency for s in r.actions if EARLY[0] <= s.version < EARLY[1]]
     late = [s.latency for s in r.actions if LATE[0] <= s.version < LATE[1]]
@@ -442,7 +448,9 @@ def summary(args: argparse.Namespace, run: Run, replay: tuple[float, int]) -> di
         "connect_s": round(run.connect_s, 1),
         "games_finished": r.games_finished,
         "bot_refusals": r.bot_refusals,
-        "cpu_s": {k: round(v, 1) for k, v in getattr(run, "cpu", {}).items()},
+        "cpu_s": {k: round(v, 1) for k, v in cpu.items()},
+        "server_cpu_ms_per_action": round(server_cpu / len(lat) * 1000, 2) if lat else None,
+        "baseline_ops_per_s": round(baseline) if baseline else None,
         "errors": len(r.errors),
         "error_kinds": dict(Counter(re.sub(r"\d+", "N", e)[:80] for e in r.errors)),
     }
@@ -514,7 +522,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for s in servers:
             s.stop()
         replay = world.replay_ms()
-        result = summary(args, run, replay)
+        # How fast this machine was just now (the servers stopped): bench/engine.py's fixed
+        # workload. The machines of this workplace differ, and one machine from one minute to
+        # the next, by up to 2x; this tells runs taken at different speeds apart.
+        from bench.engine import baseline_ops_per_s
+
+        result = summary(args, run, replay, baseline_ops_per_s())
         for e in run.results.errors[:10]:
             log(f"error: {e}")
         if args.samples:

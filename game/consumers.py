@@ -23,7 +23,9 @@ The database work and the renders run on a pool of VENTURE_DB_THREADS threads (g
 render is waiting for the database, and on one thread every socket of the process queued behind
 those waits. For the same reason `dispatch` skips Channels' connection tidying before every
 message (a hop to that thread): no handler here uses the database but through the pool, which
-tidies its own threads' connections.
+tidies its own threads' connections. The renders of one game's pages that ask at the same moment
+(after an answer, every page of the game) share one pool call and one read of the game
+(game/render_batch.py); each is still made for its own viewer.
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends,
 or the deciding player's chess clock reaches zero (then the time loss is recorded first).
@@ -45,7 +47,7 @@ from django.conf import settings
 from django.contrib import auth
 from django.utils.html import escape
 
-from . import board, services
+from . import board, render_batch, services
 from .dbpool import in_pool
 from .forms import Action, BadAction, parse_action
 from .models import Game, Player
@@ -296,13 +298,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         user = auth.get_user(SimpleNamespace(session=self.scope["session"]))
         return game.pk, game.group_name, services.player_for_user(user)
 
-    @in_pool
-    def _render(self, whole: bool) -> board.Rendered:
-        game, seats = board.load_board(self.game_id)
+    async def _render(self, whole: bool) -> board.Rendered:
+        # With the game's other pages that ask at the same moment (game/render_batch.py).
         cookies = self.scope.get("cookies") or {}
-        token = cookies.get(settings.CSRF_COOKIE_NAME)
-        return board.render_board(
-            game, self.player, whole=whole, csrf_token=token, base_url=self.base_url(), seats=seats
+        return await render_batch.render(
+            self.game_id,
+            self.player,
+            whole=whole,
+            csrf_token=cookies.get(settings.CSRF_COOKIE_NAME),
+            base_url=self.base_url(),
         )
 
     def base_url(self) -> str:
