@@ -3,8 +3,10 @@
 One consumer per connection, one channel group per game. A consumer authenticates the viewer
 (the session, read just after the handshake), parses what the browser sends, calls `game.services`
 and sends fragments rendered for its own viewer. The group only ever carries
-`{"type": "game.changed", "version": N}`: every consumer renders its own seat's view, so no
-rendered hand ever travels through the channel layer.
+`{"type": "game.changed", "version": N}`, with the answers that made version N when an action
+did (`from`, `answers`: the log's new entries, which the process catches its engine up from and
+which no consumer sends on): every consumer renders its own seat's view, so no rendered hand
+ever travels through the channel layer.
 
 Each partial is sent only when it differs from what this connection last received (the random
 action ids inside forms and the time left on a running countdown don't count as a difference),
@@ -106,6 +108,7 @@ class RateLimit:
 
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
+    code: str
     group: str
     seat_id: int | None = None
     player: Player | None = None
@@ -124,7 +127,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
-        code = kwargs["code"]
+        code = self.code = kwargs["code"]
         self.watching = bool(kwargs.get("watch"))
         # The handshake is answered at once, before any database work: when every page of a
         # restarted server reconnects at the same moment, the database calls queue up, and a
@@ -222,6 +225,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.flash("")
 
     async def game_changed(self, event: dict[str, Any]) -> None:
+        if event.get("answers") is not None:  # the answers that made this version
+            services.offer_answers(self.game_id, self.code, event["from"], event["answers"])
         try:
             await self.send_board()
         except Game.DoesNotExist:  # the host cancelled the open game

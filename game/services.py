@@ -95,10 +95,45 @@ def _game_lock(key: tuple[int, str]) -> threading.RLock:
     return _game_locks[hash(key) % len(_game_locks)]
 
 
+# The answers the last `game.changed` message of each game carried (notify_game_changed): the
+# process that did not serve an answer catches its engine up from them instead of reading them
+# back from the log (a query less per answer for each process with a page of the game). Only a
+# copy of what is committed: a game without one, or with one that does not cover what is
+# missing, reads the log as before. Bounded, like the engines.
+_offered: OrderedDict[tuple[int, str], tuple[int, list[tuple[str, Any]]]] = OrderedDict()
+OFFERED_SIZE = 1024
+
+
 def clear_engine_cache() -> None:
     with _cache_lock:
         _cache.clear()
         _finished.clear()
+        _offered.clear()
+
+
+def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> None:
+    """Keep the answers a `game.changed` message carried: the game's log from index `start`
+    (each an [engine name, answer] pair, as the message holds them). Kept by id and code, as
+    the engines are (an id alone could be a test database's reused one)."""
+    pairs = [(str(who), answer) for who, answer in answers]
+    key = (game_id, code)
+    with _cache_lock:
+        _offered[key] = (start, pairs)
+        _offered.move_to_end(key)
+        while len(_offered) > OFFERED_SIZE:
+            _offered.popitem(last=False)
+
+
+def _offered_answers(game: Game, start: int) -> list[tuple[str, Any]] | None:
+    """The log from `start` up to the row's version, if the last message carried all of it."""
+    with _cache_lock:
+        found = _offered.get(_key(game))
+    if found is None:
+        return None
+    first, answers = found
+    if not first <= start or first + len(answers) < game.version:
+        return None
+    return answers[start - first : game.version - first]
 
 
 def _cached(key: tuple[int, str]) -> Engine | None:
@@ -187,8 +222,11 @@ def _current(game: Game, engine: Engine | None) -> Engine:
         return engine
     if have > game.version:
         return replay_game(game)
+    logged = _offered_answers(game, have)
+    if logged is None:
+        logged = _logged_answers(game, have)
     try:
-        _apply_logged(engine, _logged_answers(game, have))
+        _apply_logged(engine, logged)
     except IllegalAnswer as e:  # not a prefix of this log after all: start from the setup
         log.warning("game %s: catch-up from %d failed (%s); replaying", game.pk, have, e)
         return replay_game(game)
@@ -221,15 +259,20 @@ def _engine_for_update(game: Game) -> Engine:
 
 
 # broadcasting -----------------------------------------------------------------------------------
-def notify_game_changed(game: Game) -> None:
-    """After commit, tell everyone watching `game` its new version (they re-render themselves).
+def notify_game_changed(game: Game, answers: tuple[int, list[Any]] | None = None) -> None:
+    """After commit, tell everyone watching `game` its new version (they re-render themselves),
+    and with `answers` (the index of the first, then [engine name, answer] pairs) the answers
+    that commit added: a process whose engine is behind catches up from them (offer_answers).
+    They stay inside the servers: a consumer renders its viewer's page and sends nothing else.
 
     From a consumer's pool thread (game/dbpool.py) the message is handed to the consumer's
     event loop and the thread goes on: waiting for the loop to get to it and for the channel
     layer's round trip (Redis) kept the pool's one thread from the renders queued behind it.
     Elsewhere (a page's request, a management command) it is sent before returning."""
     group, version = game.group_name, game.version
-    message = {"type": "game.changed", "version": version}
+    message: dict[str, Any] = {"type": "game.changed", "version": version}
+    if answers is not None:
+        message["from"], message["answers"] = answers
 
     def send() -> None:
         layer = get_channel_layer()
@@ -932,7 +975,8 @@ def _commit(
     _UPDATE_PROGRESS(game)
     key = _key(game)
     transaction.on_commit(lambda: _remember(key, engine))
-    notify_game_changed(game)
+    added = [[who, answer] for who, answer in engine.answers[first_new:]]
+    notify_game_changed(game, (first_new, added))
 
 
 def _stop_clock(game: Game, by_name: dict[str, Seat], at: datetime, actor: Seat | None) -> None:

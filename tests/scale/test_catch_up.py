@@ -117,3 +117,65 @@ def test_a_process_behind_the_game_applies_only_the_answers_it_missed(monkeypatc
     assert one.applied == missed["one"]
     assert two.applied == missed["two"]
     assert one.applied + two.applied > 0
+
+
+def test_a_process_behind_catches_up_from_the_answers_the_message_carried(monkeypatch):
+    """The game.changed message of an action carries the answers it added; a process whose
+    engine is behind applies those and does not read the log back (a query less per answer).
+    A message that does not cover everything missed leaves the log to be read as before."""
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob, seed=8)
+    rng = random.Random(8)
+    one, two = Process("one"), Process("two")
+    sent: list[dict] = []
+
+    class Layer:
+        async def group_send(self, group: str, message: dict) -> None:
+            sent.append(message)
+
+    monkeypatch.setattr(services, "get_channel_layer", Layer)
+    with one.running(monkeypatch):
+        for _ in range(10):
+            act(game, rng)
+    with two.running(monkeypatch):
+        view(game)  # process two has the game now (one replay)
+    log_reads = []
+    real_slice = services._LOG_SLICE
+
+    def log_slice(*args: int):  # noqa: ANN202
+        log_reads.append(args)
+        return real_slice(*args)
+
+    monkeypatch.setattr(services, "_LOG_SLICE", log_slice)
+
+    for _ in range(20):
+        sent.clear()
+        with one.running(monkeypatch):
+            grew = act(game, rng)
+            seen = view(game)
+        if not grew:
+            continue
+        (message,) = sent
+        game.refresh_from_db()
+        assert message["version"] == game.version
+        assert message["from"] + len(message["answers"]) == game.version
+        # As a consumer does with the message (GameConsumer.game_changed):
+        services.offer_answers(game.pk, game.code, message["from"], message["answers"])
+        with two.running(monkeypatch):
+            assert view(game) == seen
+    assert two.replays == 1 and two.applied > 0
+    assert log_reads == []  # every catch-up came from the messages
+
+    # Two actions, only the second's message offered: the first's answers are read from the log.
+    sent.clear()
+    with one.running(monkeypatch):
+        while not act(game, rng):
+            pass
+        while not act(game, rng):
+            pass
+        seen = view(game)
+    services.offer_answers(game.pk, game.code, sent[-1]["from"], sent[-1]["answers"])
+    with two.running(monkeypatch):
+        assert view(game) == seen
+    assert len(log_reads) == 1
+    assert two.replays == 1

@@ -275,3 +275,23 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
     assert timezone.now() - mine.last_seen < timedelta(seconds=1)
     await a.close()
     assert not await db(Connection.objects.exclude(channel_name="dead.channel").exists)()
+
+
+async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps_them():
+    # What a process behind the game catches up from (services.offer_answers).
+    from game import services
+
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    b = await connect(game, bob)
+    before = game.version
+    cast = await db(option_id)(game, "cast Keen-Eared Sentry")
+    await answer(a, game, "cast Keen-Eared Sentry")
+    await a.drain()
+    await b.drain()
+    await db(game.refresh_from_db)()
+    start, answers = services._offered[(game.pk, game.code)]
+    assert start == before and start + len(answers) == game.version
+    assert answers[0] == ("alice", cast)
+    await a.close()
+    await b.close()
