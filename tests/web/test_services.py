@@ -167,7 +167,11 @@ def test_the_group_hears_the_new_version_after_commit(
     for callback in callbacks:
         callback()
     message = async_to_sync(layer.receive)(channel)
-    assert message == {"type": "game.changed", "version": game.version}
+    game.refresh_from_db()
+    assert message["type"] == "game.changed" and message["version"] == game.version
+    # With the answers that made that version (the other process catches up from them).
+    assert message["from"] + len(message["answers"]) == game.version
+    assert message["answers"][0][0] == "alice"
 
 
 def test_default_pace_passes_only_for_a_player_who_cannot_act(alice, bob):
