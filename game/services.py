@@ -114,9 +114,14 @@ def clear_engine_cache() -> None:
 def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> None:
     """Keep the answers a `game.changed` message carried: the game's log from index `start`
     (each an [engine name, answer] pair, as the message holds them). Kept by id and code, as
-    the engines are (an id alone could be a test database's reused one)."""
-    pairs = [(str(who), answer) for who, answer in answers]
+    the engines are (an id alone could be a test database's reused one). Every page of the
+    game in this process hands over the same message: the first one keeps it."""
     key = (game_id, code)
+    with _cache_lock:
+        kept = _offered.get(key)
+        if kept is not None and kept[0] == start and len(kept[1]) == len(answers):
+            return
+    pairs = [(str(who), answer) for who, answer in answers]
     with _cache_lock:
         _offered[key] = (start, pairs)
         _offered.move_to_end(key)
