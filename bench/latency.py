@@ -14,7 +14,11 @@ games at once with bots over real websockets, as two browsers per game would:
 Each bot answers whatever its page offers, choosing uniformly among the options, after a think
 time drawn uniformly from [pace/2, 3*pace/2] (`--pace 2`: an answer every 1-3 s, a person's pace;
 `--pace 0`: at once). The latency of an action runs from sending it until both players' sockets
-have shown the new version. A game that ends is replaced by a new one between the same players.
+have shown the new version. A game that ends is replaced by a new one: once every table is
+connected, by one of the `--spares` games made before the tables connected (a game between two
+other players, who take the table over), so that this process does not make a game, the 500
+random answers of a long one included, while it measures; only when they run out is one made
+then (`games_made_measuring` counts those).
 
 The baseline: pairs of sockets on `bench.asgi`'s echo route, on the same processes (one socket
 of a pair on each process with --scale), sending at the same pace; a message goes through the
@@ -215,6 +219,7 @@ class Results:
     errors: list[str] = field(default_factory=list)
     bot_refusals: int = 0  # random multi-selects the rules refused (retried with the fewest)
     games_finished: int = 0
+    games_made_measuring: int = 0  # replacements made while measuring (no spare was left)
 
 
 class Run:
@@ -230,6 +235,9 @@ class Run:
         self.connected = 0
         self.all_connected = asyncio.Event()
         self.connect_s = 0.0
+        # Games made before the tables connect, for tables whose game ends afterwards: by long
+        # (True) or not, each a started game's code and its two players (each with a cookie).
+        self.spares: dict[bool, list[tuple[str, list[tuple[Any, str]]]]] = {True: [], False: []}
 
     def recording(self) -> bool:
         return self.measuring_since is not None and not self.stopping
@@ -250,8 +258,15 @@ class Run:
     async def table_loop(self, n: int, players: list[tuple[Any, str]], long: bool) -> None:
         rng = random.Random(self.rng.random())
         while not self.stopping:
-            played = self.args.long_at if long else 0
-            code, _ = await self.orm(self.world.game, players[0][0], players[1][0], played=played)
+            if self.all_connected.is_set() and self.spares[long]:
+                # Making a game here (for a long one: 650 random answers, 0.2-0.4 s of this
+                # process's time) would hold up every bot's reading of its socket: the servers'
+                # latency would include the benchmark's own set-up.
+                code, players = self.spares[long].pop()
+            else:
+                if self.recording():
+                    self.results.games_made_measuring += 1
+                code = await self.new_game(players, long)
             seats = [
                 self.seat(i, n, code, cookie, player.display_name)
                 for i, (player, cookie) in enumerate(players)
@@ -273,6 +288,19 @@ class Run:
                     await s.close()
             if table.over:
                 self.results.games_finished += 1
+
+    async def new_game(self, players: list[tuple[Any, str]], long: bool) -> str:
+        played = self.args.long_at if long else 0
+        code, _ = await self.orm(self.world.game, players[0][0], players[1][0], played=played)
+        return code
+
+    async def make_spares(self, n_long: int) -> None:
+        args = self.args
+        long_spares = round(args.spares * n_long / args.games) if args.games else 0
+        for long, count in ((True, long_spares), (False, args.spares - long_spares)):
+            for _ in range(count):
+                pair = [await self.orm(self.world.player) for _ in range(2)]
+                self.spares[long].append((await self.new_game(pair, long), pair))
 
     async def play(self, table: Table) -> None:
         while not self.stopping:
@@ -361,9 +389,10 @@ class Run:
             pair = [await self.orm(self.world.player) for _ in range(2)]
             players.append(pair)
         n_long = round(args.games * args.long_fraction)
+        await self.make_spares(n_long)
         log(
             f"{args.games} tables ({n_long} starting at answer {args.long_at}), echo pairs: "
-            f"{args.echo_pairs}"
+            f"{args.echo_pairs}, spare games: {args.spares}"
         )
         tasks = [
             asyncio.create_task(self.table_loop(i, players[i], long=i < n_long))
@@ -447,6 +476,7 @@ def summary(
         "replay_1000_ms": round(replay[0], 1),
         "connect_s": round(run.connect_s, 1),
         "games_finished": r.games_finished,
+        "games_made_measuring": r.games_made_measuring,
         "bot_refusals": r.bot_refusals,
         "cpu_s": {k: round(v, 1) for k, v in cpu.items()},
         "server_cpu_ms_per_action": round(server_cpu / len(lat) * 1000, 2) if lat else None,
@@ -468,6 +498,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--long-fraction", type=float, default=0.5, help="games starting long")
     p.add_argument("--long-at", type=int, default=500, help="their log's length (default 500)")
     p.add_argument("--echo-pairs", type=int, default=None, help="default max(5, games/4)")
+    p.add_argument(
+        "--spares",
+        type=int,
+        default=None,
+        help="games made ahead for tables whose game ends (default max(4, games/10))",
+    )
     p.add_argument("--timeout", type=float, default=15, help="seconds an update may take")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--samples", type=Path, help="write every latency to this JSON file")
@@ -475,6 +511,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if args.echo_pairs is None:
         args.echo_pairs = max(5, args.games // 4)
+    if args.spares is None:
+        args.spares = max(4, args.games // 10)
     return args
 
 
