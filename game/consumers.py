@@ -49,7 +49,7 @@ from django.conf import settings
 from django.contrib import auth
 from django.utils.html import escape
 
-from . import board, render_batch, services
+from . import board, heartbeats, render_batch, services
 from .dbpool import in_pool
 from .forms import Action, BadAction, parse_action
 from .models import Game, Player
@@ -62,8 +62,6 @@ _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
 # every fragment of every render, and one alternation with a lookbehind cost 10x as much.)
 _TICK_MS = re.compile(r'data-ms="\d*"')
 _TICK_FACE = re.compile(r"data-countdown([^>]*>)[^<]*")
-
-HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
 
 # Close codes (4000-4999 are the application's own).
 NO_SUCH_GAME = 4404
@@ -115,6 +113,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     waiting = False
     watching = False  # the watch URL: a spectator's view whoever is logged in
     wake: asyncio.TimerHandle | None = None
+    online: frozenset[int] | None = None  # the game's seats online at the last heartbeat
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels' dispatch first runs close_old_connections on its own database thread for
@@ -152,35 +151,27 @@ class GameConsumer(AsyncWebsocketConsumer):
         )
         self.seat_id = seat.pk if seat else None
         await self.send_board()
-        self.heartbeat = asyncio.create_task(self.beat())
+        # The process's heartbeat keeps this connection's row fresh (game/heartbeats.py).
+        heartbeats.join(self)
 
-    async def beat(self) -> None:
-        """Keep this connection's presence fresh, and redraw when who is connected changed
-        since the last beat (someone's connection expired: a server that died without closing
-        its sockets). Only then: a redraw every beat would be a render per socket every
-        HEARTBEAT_SECONDS, as many renders as the actions make at a person's pace."""
-        online: frozenset[int] | None = None
-        while True:
-            await asyncio.sleep(HEARTBEAT_SECONDS)
-            try:
-                # Re-join: channels-redis forgets group members after a day (stack.md, A3).
-                await self.channel_layer.group_add(self.group, self.channel_name)
-                mine = self.channel_name if self.seat_id is not None else None
-                now_online = await in_pool(services.viewer_alive)(mine, self.game_id)
-                if now_online != online:
-                    await self.send_board()
-                online = now_online
-            except Game.DoesNotExist:
-                return
-            except Exception:  # a missed beat is retried; the socket stays up
-                log.exception("heartbeat of %s on game %s failed", self.channel_name, self.game_id)
+    async def presence(self, online: frozenset[int]) -> None:
+        """A heartbeat: redraw when who is connected changed since the last beat (someone's
+        connection expired: a server that died without closing its sockets). Only then: a
+        redraw every beat would be a render per socket every HEARTBEAT_SECONDS, as many renders
+        as the actions make at a person's pace."""
+        changed = online != self.online
+        self.online = online
+        if not changed:
+            return
+        try:
+            await self.send_board()
+        except Game.DoesNotExist:
+            heartbeats.leave(self)  # the game was cancelled: nothing to redraw any more
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
-        task = getattr(self, "heartbeat", None)
-        if task is not None:
-            task.cancel()
+        heartbeats.leave(self)
         if self.wake is not None:
             self.wake.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)

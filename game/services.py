@@ -1122,12 +1122,32 @@ def viewer_connected(game_id: int, player: Player | None, channel_name: str) -> 
 
 
 def viewer_alive(channel_name: str | None, game_id: int) -> frozenset[int]:
-    """The consumer's heartbeat: this connection (None: a spectator's, not recorded) is still
-    open. Returns the seats of the game with a live connection now, what the pages' presence
-    marks show, so a page is redrawn only when that changed (not every beat)."""
-    if channel_name is not None:
-        Connection.objects.filter(channel_name=channel_name).update(last_seen=now())
-    return frozenset(_online(game_id))
+    """One connection's heartbeat (None: a spectator's, not recorded): see `viewers_alive`."""
+    names = [channel_name] if channel_name is not None else []
+    return viewers_alive(names, [game_id]).get(game_id, frozenset())
+
+
+HEARTBEAT_CHUNK = 500  # channel names per UPDATE (SQLite allows 32 766 parameters a statement)
+
+
+def viewers_alive(channel_names: list[str], game_ids: Iterable[int]) -> dict[int, frozenset[int]]:
+    """A process's heartbeat (game/heartbeats.py): these connections are still open. Returns,
+    for each of the games, the seats with a live connection now (what the pages' presence marks
+    show; a game with none is left out), so a page is redrawn only when that changed."""
+    at = now()
+    for i in range(0, len(channel_names), HEARTBEAT_CHUNK):
+        chunk = channel_names[i : i + HEARTBEAT_CHUNK]
+        Connection.objects.filter(channel_name__in=chunk).update(last_seen=at)
+    since = at - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
+    online: dict[int, set[int]] = {}
+    games = sorted(set(game_ids))
+    for i in range(0, len(games), HEARTBEAT_CHUNK):
+        rows = Connection.objects.filter(
+            seat__game_id__in=games[i : i + HEARTBEAT_CHUNK], last_seen__gte=since
+        ).values_list("seat__game_id", "seat_id")
+        for game_id, seat_id in rows:
+            online.setdefault(game_id, set()).add(seat_id)
+    return {game_id: frozenset(seats) for game_id, seats in online.items()}
 
 
 def viewer_disconnected(channel_name: str) -> None:

@@ -256,10 +256,10 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
 
     from django.utils import timezone
 
-    from game import consumers
+    from game import heartbeats
     from game.models import Connection, Seat
 
-    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 0.05)
     alice, bob, game = await players_and_game()
     seat = await db(Seat.objects.get)(game=game, player=bob)
     # A connection left behind by a crashed process: last seen long ago.
@@ -275,6 +275,52 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
     assert timezone.now() - mine.last_seen < timedelta(seconds=1)
     await a.close()
     assert not await db(Connection.objects.exclude(channel_name="dead.channel").exists)()
+
+
+async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_for_all():
+    # One heartbeat per process (game/heartbeats.py): one pool call refreshes every socket's
+    # row; a page whose game's presence changed (bob's connection of a dead server expired)
+    # is redrawn, the others are not.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game import heartbeats, services
+    from game.models import Connection, Seat
+
+    monkeypatch = pytest.MonkeyPatch()
+    calls = []
+
+    def counted(names, games):
+        calls.append((sorted(names), sorted(games)))
+        return services_alive(names, games)
+
+    services_alive = services.viewers_alive
+    monkeypatch.setattr(services, "viewers_alive", counted)
+    monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 0.1)
+    try:
+        alice, bob, game = await players_and_game()
+        seat = await db(Seat.objects.get)(game=game, player=bob)
+        # bob's server died a moment before its row would have been refreshed.
+        nearly = timezone.now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS - 1)
+        await db(Connection.objects.create)(seat=seat, channel_name="dead", last_seen=nearly)
+        a = await connect(game, alice)
+        spectator = await connect(game, None, path="watch/")
+        assert re.search(r'seat-presence online" data-seat="bob"', a.text)
+        assert re.search(r'seat-presence online" data-seat="bob"', spectator.text)
+        await a.drain(timeout=1.5)
+        await spectator.drain()
+        assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
+        assert re.search(r'seat-presence offline" data-seat="bob"', spectator.text)
+        # Every beat was one call for both sockets: alice's row (the spectator has none).
+        assert calls and all(c == calls[0] for c in calls)
+        assert len(calls[0][0]) == 1 and calls[0][1] == [game.pk]
+        mine = await db(Connection.objects.exclude(channel_name="dead").get)()
+        assert calls[0][0] == [mine.channel_name]
+        await a.close()
+        await spectator.close()
+    finally:
+        monkeypatch.undo()
 
 
 async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps_them():

@@ -327,3 +327,25 @@ def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
     with services.reading(games[0]) as engine:  # evicted: replayed from its log
         assert engine.over and engine.state.winner == "alice"
     assert (playing.pk, playing.code) in services._cache
+
+
+@pytest.mark.django_db
+def test_a_process_heartbeat_refreshes_all_its_connections_in_one_statement(
+    alice, bob, clock, django_assert_num_queries
+):
+    # game/heartbeats.py: one UPDATE for every socket of the process, one read of who is online
+    # in all their games.
+    first = start_game(alice, bob)
+    second = start_game(alice, bob)
+    a1, b1 = first.seats.order_by("position")
+    a2, _ = second.seats.order_by("position")
+    for seat, channel in ((a1, "ch.a1"), (b1, "ch.b1"), (a2, "ch.a2")):
+        connect(seat, channel)
+    clock.advance(Connection.PRESENCE_TTL_SECONDS - 1)
+    with django_assert_num_queries(2):
+        online = services.viewers_alive(["ch.a1", "ch.a2"], [first.pk, second.pk])
+    assert online == {first.pk: frozenset({a1.pk, b1.pk}), second.pk: frozenset({a2.pk})}
+    clock.advance(2)  # ch.b1 was not refreshed: it expired; the others were
+    online = services.viewers_alive([], [first.pk, second.pk])
+    assert online == {first.pk: frozenset({a1.pk}), second.pk: frozenset({a2.pk})}
+    assert services.viewer_alive(None, first.pk) == frozenset({a1.pk})

@@ -1,0 +1,108 @@
+"""One heartbeat per process for all its game sockets (docs/performance.md, change 35).
+
+A seated player's connection is "online" while its `Connection` row was seen within
+`Connection.PRESENCE_TTL_SECONDS` (game/models.py), so each open socket's row must be refreshed
+more often than that, and a page must be redrawn when who is online changed without anyone
+acting (a server died without closing its sockets; its rows expire). Each consumer used to do
+this on its own: a pool call per socket every HEARTBEAT_SECONDS — at 200 sockets a process, ten
+calls a second, a twentieth of the pool's time at 200 games. Here one task per event loop beats
+for every socket registered with it: one pool call refreshes all their rows in one statement
+and reads who is online in all their games in one query; then each page whose game's presence
+changed since its last beat is redrawn, as before.
+
+Each beat also re-joins every socket's channel group: channels-redis forgets a group's members
+after a day (reference/stack.md, A3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from typing import Any, Protocol
+
+from . import services
+from .dbpool import in_pool
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
+
+
+class Member(Protocol):
+    """What a beat needs of a socket (GameConsumer)."""
+
+    channel_name: str
+    channel_layer: Any
+    group: str
+    game_id: int
+    seat_id: int | None  # None: a spectator's socket, which has no row to refresh
+
+    async def presence(self, online: frozenset[int]) -> None:
+        """The seats of its game with a live connection, as of this beat."""
+
+
+class _Beat:
+    """The sockets of one event loop (one per server process; a test may run several loops)
+    and the task that beats for them while there are any."""
+
+    def __init__(self) -> None:
+        self.members: dict[str, Member] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.redraws: set[asyncio.Future[None]] = set()  # (references to the running redraws)
+
+    async def run(self) -> None:
+        while self.members:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await beat_once(self)
+
+
+_BEATS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beat] = weakref.WeakKeyDictionary()
+
+
+def _beat_of(loop: asyncio.AbstractEventLoop) -> _Beat:
+    beat = _BEATS.get(loop)
+    if beat is None:
+        beat = _BEATS[loop] = _Beat()
+    return beat
+
+
+def join(member: Member) -> None:
+    """Beat for this socket from now on (until `leave`)."""
+    beat = _beat_of(asyncio.get_running_loop())
+    beat.members[member.channel_name] = member
+    if beat.task is None or beat.task.done():
+        beat.task = asyncio.get_running_loop().create_task(beat.run())
+
+
+def leave(member: Member) -> None:
+    beat = _BEATS.get(asyncio.get_running_loop())
+    if beat is not None:
+        beat.members.pop(member.channel_name, None)
+
+
+async def beat_once(beat: _Beat) -> None:
+    """One beat for every socket registered now. A failure is logged and the next beat tries
+    again: the sockets stay up, and their rows expire only after several missed beats."""
+    members = list(beat.members.values())
+    if not members:
+        return
+    try:
+        for m in members:
+            await m.channel_layer.group_add(m.group, m.channel_name)
+        seated = [m.channel_name for m in members if m.seat_id is not None]
+        online = await in_pool(services.viewers_alive)(seated, {m.game_id for m in members})
+    except Exception:
+        log.exception("heartbeat of %d sockets failed", len(members))
+        return
+    for m in members:
+        if m.channel_name in beat.members:  # (not gone meanwhile)
+            task = asyncio.ensure_future(m.presence(online.get(m.game_id, frozenset())))
+            beat.redraws.add(task)
+            task.add_done_callback(beat.redraws.discard)
+            task.add_done_callback(_log_failure)
+
+
+def _log_failure(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a redraw after a heartbeat failed", exc_info=task.exception())
