@@ -427,6 +427,7 @@ def board_context(
         "wake_in": None,
         "version": None,
         "waiting_for_opponent": False,
+        "online": frozenset(online),
     }
     if game.status == Game.OPEN or game.started is None:  # (not the setup: it is deferred)
         ctx["waiting_for_opponent"] = True
@@ -660,10 +661,10 @@ def render_board(
     ctx = with_forms(board_context(game, viewer, base_url=base_url, seats=seats), csrf_token)
     blocks = Blocks(ctx)
     if ctx["waiting_for_opponent"]:
-        return Rendered(blocks.render("board"), {}, None)
+        return Rendered(blocks.render("board"), {}, None, ctx["online"])
     fragments = {name: render_fragment(name, ctx, blocks) for name in FRAGMENTS}
     whole_board = blocks.render("board") if whole else None
-    return Rendered(whole_board, fragments, ctx["wake_in"])
+    return Rendered(whole_board, fragments, ctx["wake_in"], ctx["online"])
 
 
 def render_page_board(ctx: dict[str, Any], csrf_token: str) -> Markup:
@@ -789,8 +790,10 @@ def _piece(macro: str, item: dict[str, Any], key: str | bytes) -> Markup:
 
 class Rendered(NamedTuple):
     """One viewer's board: the whole of it (when asked for, or while the game waits for its
-    second player), each live partial by name, and when the server must redraw it (seconds)."""
+    second player), each live partial by name, when the server must redraw it (seconds), and
+    the seats it shows as connected (a heartbeat redraws it when that changed)."""
 
     board: str | None
     fragments: dict[str, str]
     wake_in: float | None
+    online: frozenset[int]

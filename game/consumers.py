@@ -113,7 +113,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     waiting = False
     watching = False  # the watch URL: a spectator's view whoever is logged in
     wake: asyncio.TimerHandle | None = None
-    online: frozenset[int] | None = None  # the game's seats online at the last heartbeat
+    online: frozenset[int] | None = None  # the seats shown as connected (last render or beat)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels' dispatch first runs close_old_connections on its own database thread for
@@ -155,10 +155,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         heartbeats.join(self)
 
     async def presence(self, online: frozenset[int]) -> None:
-        """A heartbeat: redraw when who is connected changed since the last beat (someone's
+        """A heartbeat: redraw when who is connected is not what the page shows (someone's
         connection expired: a server that died without closing its sockets). Only then: a
         redraw every beat would be a render per socket every HEARTBEAT_SECONDS, as many renders
-        as the actions make at a person's pace."""
+        as the actions make at a person's pace. (Compared with the last render, not the last
+        beat: the process's sockets beat together, and a first beat that always redrew would
+        redraw every page of the process at once.)"""
         changed = online != self.online
         self.online = online
         if not changed:
@@ -232,7 +234,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_board(self) -> None:
         whole = not self.sent or self.waiting
-        board_html, fragments, wake_in = await self._render(whole)
+        board_html, fragments, wake_in, self.online = await self._render(whole)
         self._wake_in(wake_in)
         if not fragments:  # still waiting for the second player
             if self.sent.get("board") != board_html:

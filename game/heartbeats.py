@@ -77,8 +77,12 @@ def join(member: Member) -> None:
 
 def leave(member: Member) -> None:
     beat = _BEATS.get(asyncio.get_running_loop())
-    if beat is not None:
-        beat.members.pop(member.channel_name, None)
+    if beat is None:
+        return
+    beat.members.pop(member.channel_name, None)
+    if not beat.members and beat.task is not None:
+        beat.task.cancel()  # the last socket left: no task waits on with nothing to beat for
+        beat.task = None
 
 
 async def beat_once(beat: _Beat) -> None:

@@ -3,6 +3,7 @@ presence, reconnects, and the hidden-information guarantee frame by frame."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -321,6 +322,37 @@ async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_fo
         await spectator.close()
     finally:
         monkeypatch.undo()
+
+
+async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_shows(
+    monkeypatch,
+):
+    # The sockets of a process beat together: a beat that redrew every page on its first
+    # beat would redraw them all at once.
+    from game import heartbeats, render_batch
+
+    monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 1000)  # beats by hand below
+    renders = []
+    real = render_batch.render
+
+    async def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        renders.append(args)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(render_batch, "render", counted)
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    b = await connect(game, bob)
+    await a.drain()
+    before = len(renders)
+    beat = heartbeats._BEATS[asyncio.get_running_loop()]
+    assert len(beat.members) == 2
+    for _ in range(3):
+        await heartbeats.beat_once(beat)
+        await asyncio.gather(*beat.redraws)
+    assert len(renders) == before
+    await a.close()
+    await b.close()
 
 
 async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps_them():
