@@ -31,8 +31,8 @@ cost of an action late in a game (answers 500-599) can be set against an early o
 
 Progress goes to stderr; the last line is a JSON object: games, actions, p50_ms, p99_ms,
 echo_p50_ms, echo_p99_ms, ratio_p50, ratio_p99, errors and more (docs/performance.md), among
-them the servers' CPU per action and how fast the machine was at the end of the run
-(`baseline_ops_per_s`, bench/engine.py's fixed workload).
+them the servers' CPU per action and how fast the machine was before and after the run
+(`baseline_before_ops_per_s`, `baseline_ops_per_s`: bench/engine.py's fixed workload).
 """
 
 from __future__ import annotations
@@ -440,7 +440,11 @@ def cpu_seconds(servers: list[_servers.Daphne]) -> dict[str, float]:
 
 
 def summary(
-    args: argparse.Namespace, run: Run, replay: tuple[float, int], baseline: float | None = None
+    args: argparse.Namespace,
+    run: Run,
+    replay: tuple[float, int],
+    baseline: float | None = None,
+    baseline_before: float | None = None,
 ) -> dict[str, Any]:
     r = run.results
     cpu = getattr(run, "cpu", {})
@@ -481,6 +485,7 @@ def summary(
         "cpu_s": {k: round(v, 1) for k, v in cpu.items()},
         "server_cpu_ms_per_action": round(server_cpu / len(lat) * 1000, 2) if lat else None,
         "baseline_ops_per_s": round(baseline) if baseline else None,
+        "baseline_before_ops_per_s": round(baseline_before) if baseline_before else None,
         "errors": len(r.errors),
         "error_kinds": dict(Counter(re.sub(r"\d+", "N", e)[:80] for e in r.errors)),
     }
@@ -543,6 +548,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         django.setup()
         world = World(args.seed)
+        # How fast this machine is before the run and (below) after it: bench/engine.py's
+        # fixed workload. The machines of this workplace differ, and one machine from one
+        # minute to the next, by up to 2x; the two figures tell runs taken at different speeds
+        # apart, and a run whose machine slowed down (or sped up) while it ran.
+        from bench.engine import baseline_ops_per_s
+
+        before = baseline_ops_per_s()
         for i in range(2 if args.scale else 1):
             servers.append(
                 _servers.Daphne(env, logs / f"daphne-{i + 1}.log", app="bench.asgi:application")
@@ -560,12 +572,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for s in servers:
             s.stop()
         replay = world.replay_ms()
-        # How fast this machine was just now (the servers stopped): bench/engine.py's fixed
-        # workload. The machines of this workplace differ, and one machine from one minute to
-        # the next, by up to 2x; this tells runs taken at different speeds apart.
-        from bench.engine import baseline_ops_per_s
-
-        result = summary(args, run, replay, baseline_ops_per_s())
+        result = summary(args, run, replay, baseline_ops_per_s(), before)
         for e in run.results.errors[:10]:
             log(f"error: {e}")
         if args.samples:
