@@ -7,8 +7,10 @@ acting (a server died without closing its sockets; its rows expire). Each consum
 this on its own: a pool call per socket every HEARTBEAT_SECONDS — at 200 sockets a process, ten
 calls a second, a twentieth of the pool's time at 200 games. Here one task per event loop beats
 for every socket registered with it: one pool call refreshes all their rows in one statement
-and reads who is online in all their games in one query; then each page whose game's presence
-changed since its last beat is redrawn, as before.
+and reads who is online in all their games in one query (`services.viewers_alive`; one of each
+per 500 sockets); then each page whose game's presence differs from what its last render showed
+is redrawn (`GameConsumer.presence`). Only those: the sockets beat together, so a beat that
+redrew every page (as each socket's first beat used to) would redraw a whole process at once.
 
 Each beat also re-joins every socket's channel group: channels-redis forgets a group's members
 after a day (reference/stack.md, A3).
