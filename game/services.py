@@ -1171,9 +1171,4 @@ def online_seat_ids(game: Game) -> set[int]:
 
 
 def _online(game_id: int) -> set[int]:
-    since = now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
-    return set(
-        Connection.objects.filter(seat__game_id=game_id, last_seen__gte=since).values_list(
-            "seat_id", flat=True
-        )
-    )
+    return set(viewers_alive([], [game_id]).get(game_id, ()))

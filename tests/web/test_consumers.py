@@ -278,7 +278,9 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
     assert not await db(Connection.objects.exclude(channel_name="dead.channel").exists)()
 
 
-async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_for_all():
+async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_for_all(
+    monkeypatch,
+):
     # One heartbeat per process (game/heartbeats.py): one pool call refreshes every socket's
     # row; a page whose game's presence changed (bob's connection of a dead server expired)
     # is redrawn, the others are not.
@@ -289,39 +291,35 @@ async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_fo
     from game import heartbeats, services
     from game.models import Connection, Seat
 
-    monkeypatch = pytest.MonkeyPatch()
     calls = []
+    real = services.viewers_alive
 
-    def counted(names, games):
+    def counted(names, games):  # noqa: ANN001, ANN202
         calls.append((sorted(names), sorted(games)))
-        return services_alive(names, games)
+        return real(names, games)
 
-    services_alive = services.viewers_alive
     monkeypatch.setattr(services, "viewers_alive", counted)
     monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 0.1)
-    try:
-        alice, bob, game = await players_and_game()
-        seat = await db(Seat.objects.get)(game=game, player=bob)
-        # bob's server died a moment before its row would have been refreshed.
-        nearly = timezone.now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS - 1)
-        await db(Connection.objects.create)(seat=seat, channel_name="dead", last_seen=nearly)
-        a = await connect(game, alice)
-        spectator = await connect(game, None, path="watch/")
-        assert re.search(r'seat-presence online" data-seat="bob"', a.text)
-        assert re.search(r'seat-presence online" data-seat="bob"', spectator.text)
-        await a.drain(timeout=1.5)
-        await spectator.drain()
-        assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
-        assert re.search(r'seat-presence offline" data-seat="bob"', spectator.text)
-        # Every beat was one call for both sockets: alice's row (the spectator has none).
-        assert calls and all(c == calls[0] for c in calls)
-        assert len(calls[0][0]) == 1 and calls[0][1] == [game.pk]
-        mine = await db(Connection.objects.exclude(channel_name="dead").get)()
-        assert calls[0][0] == [mine.channel_name]
-        await a.close()
-        await spectator.close()
-    finally:
-        monkeypatch.undo()
+    alice, bob, game = await players_and_game()
+    seat = await db(Seat.objects.get)(game=game, player=bob)
+    # bob's server died a moment before its row would have been refreshed.
+    nearly = timezone.now() - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS - 1)
+    await db(Connection.objects.create)(seat=seat, channel_name="dead", last_seen=nearly)
+    a = await connect(game, alice)
+    spectator = await connect(game, None, path="watch/")
+    assert re.search(r'seat-presence online" data-seat="bob"', a.text)
+    assert re.search(r'seat-presence online" data-seat="bob"', spectator.text)
+    await a.drain(timeout=1.5)
+    await spectator.drain()
+    assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
+    assert re.search(r'seat-presence offline" data-seat="bob"', spectator.text)
+    # Every beat was one call for both sockets: alice's row (the spectator has none).
+    assert calls and all(c == calls[0] for c in calls)
+    assert len(calls[0][0]) == 1 and calls[0][1] == [game.pk]
+    mine = await db(Connection.objects.exclude(channel_name="dead").get)()
+    assert calls[0][0] == [mine.channel_name]
+    await a.close()
+    await spectator.close()
 
 
 async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_shows(
