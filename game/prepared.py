@@ -13,6 +13,12 @@ The action's writes (its receipt, its answers, the game's progress) are `Prepare
 `PreparedUpdate`: the SQL made from the model's fields, the values prepared by each
 field as `save()` prepares them (`pre_save`, `get_db_prep_save`).
 
+Statements sent inside `together()` reach PostgreSQL in one round trip (psycopg's pipeline
+mode: sent one after the other without waiting, the server runs them in order, the results come
+back together at the end of the block). An answer's statements were seven round trips, each a
+wait for the server and then for the interpreter's lock (docs/performance.md, change 36);
+elsewhere (SQLite) each statement runs when it is sent, with the same results.
+
 The reads reach past Django's public API into its compiler (`klass_info`, `select`,
 `RelatedPopulator`), which Django does not promise to keep: the pin in requirements.txt and
 the test above are what keeps it honest across an upgrade.
@@ -21,10 +27,11 @@ the test above are what keeps it honest across an upgrade.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import DatabaseError, connections, router
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
@@ -84,7 +91,7 @@ class _Compiled:
         self.related = get_related_populators(klass_info, select, queryset.db, fetch_mode)
         self.annotations = dict(compiler.annotation_col_map or {})
 
-    def run(self, values: tuple[Any, ...]) -> list[Any]:
+    def params_for(self, values: tuple[Any, ...]) -> list[Any]:
         params = list(self.params)
         for at, value in zip(self.at, values, strict=True):
             params[at] = value
@@ -93,9 +100,17 @@ class _Compiled:
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
+        return params
+
+    def run(self, values: tuple[Any, ...]) -> list[Any]:
+        params = self.params_for(values)
         with self.connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
+        return self.objects(rows)
+
+    def objects(self, rows: list[Any]) -> list[Any]:
+        """The rows as the queryset gives them: model instances or tuples."""
         if self.converters:
             rows = self.compiler.apply_converters(rows, self.converters)
         if self.rows_only:
@@ -125,13 +140,23 @@ class PreparedQuery:
         self.local = threading.local()  # Django's connections are per thread, so is this
 
     def __call__(self, *values: int) -> list[Any]:
+        return self._compiled().run(values)
+
+    def send(self, batch: Batch, *values: int) -> Sent:
+        """Run in `batch`: the `Sent`'s `rows` (after the batch) are what a call gives."""
+        compiled = self._compiled()
+        if compiled.connection is not batch.connection:
+            raise ValueError("a prepared query runs in a batch on its own database")
+        return batch.execute(compiled.sql, compiled.params_for(values), compiled.objects)
+
+    def _compiled(self) -> _Compiled:
         alias = self.local.__dict__.get("alias")
         found = self.local.__dict__.get("compiled")
         if found is None or found.connection is not connections[alias]:
             queryset = self.build(*placeholders(self.count))
             found = self.local.compiled = _Compiled(queryset, self.count)
             self.local.alias = queryset.db
-        return found.run(values)
+        return found
 
 
 class _Statement:
@@ -165,6 +190,12 @@ class PreparedInsert(_Statement):
         super().__init__(model, [f.name for f in fields if not f.primary_key])
 
     def __call__(self, objs: list[Model]) -> None:
+        if objs:
+            with together(router.db_for_write(self.model), pipeline=False) as batch:
+                self.send(batch, objs)
+
+    def send(self, batch: Batch, objs: list[Model]) -> None:
+        """The INSERT, run in `batch` (nothing when `objs` is empty)."""
         if not objs:
             return
         connection = self._connection()
@@ -172,8 +203,7 @@ class PreparedInsert(_Statement):
         row = "(" + ", ".join(["%s"] * len(columns)) + ")"
         sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join([row] * len(objs))
         params = [v for obj in objs for v in self._values(obj, connection, add=True)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        batch.execute(sql, params)
 
 
 class PreparedUpdate(_Statement):
@@ -185,6 +215,12 @@ class PreparedUpdate(_Statement):
         self.sql: dict[str, str] = {}
 
     def __call__(self, obj: Model) -> None:
+        with together(router.db_for_write(self.model), pipeline=False) as batch:
+            self.send(batch, obj)
+
+    def send(self, batch: Batch, obj: Model) -> None:
+        """The UPDATE, run in `batch`; the batch raises DatabaseError unless it updated the row
+        (as save() does when the row is gone)."""
         connection = self._connection()
         sql = self.sql.get(connection.vendor)
         if sql is None:
@@ -193,9 +229,122 @@ class PreparedUpdate(_Statement):
             sets = ", ".join(f"{c} = %s" for c in columns)
             sql = self.sql[connection.vendor] = f"UPDATE {table} SET {sets} WHERE {pk} = %s"
         params = self._values(obj, connection, add=False) + [obj.pk]
-        with connection.cursor() as cursor:
+        name, pk = self.model.__name__, obj.pk
+
+        def one_row(count: int) -> None:
+            if count != 1:
+                raise DatabaseError(f"{name} {pk}: {count} rows updated")
+
+        batch.execute(sql, params, check=one_row)
+
+
+# Statements sent together -------------------------------------------------------------------
+
+
+class Sent:
+    """A statement of a batch: after the batch, `rows` (what it read, made into objects when
+    sent with a converter) and `rowcount` (the rows it inserted, updated or read)."""
+
+    rows: list[Any]
+    rowcount: int
+
+    def __init__(self, cursor: Any, convert: Callable[[list[Any]], list[Any]] | None) -> None:
+        self.cursor = cursor
+        self.convert = convert
+
+    def finish(self) -> None:
+        cursor, self.cursor = self.cursor, None
+        try:
+            self.rowcount = cursor.rowcount
+            rows = cursor.fetchall() if cursor.description is not None else []
+            self.rows = self.convert(rows) if self.convert is not None else rows
+        finally:
+            cursor.close()
+
+
+class Batch:
+    """The statements of one `together()` block, on one database connection."""
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.sent: list[Sent] = []
+        self.checks: list[tuple[Sent, Callable[[int], None]]] = []
+        self.pipelined = False
+
+    def execute(
+        self,
+        sql: str,
+        params: list[Any],
+        convert: Callable[[list[Any]], list[Any]] | None = None,
+        *,
+        check: Callable[[int], None] | None = None,
+    ) -> Sent:
+        """Send a statement; its results are read at the end of the batch, where `check` is
+        called with its row count (and may raise)."""
+        cursor = self.connection.cursor()
+        try:
             cursor.execute(sql, params)
-            if cursor.rowcount != 1:
-                raise DatabaseError(
-                    f"{self.model.__name__} {obj.pk}: {cursor.rowcount} rows updated"
-                )
+        except BaseException:
+            cursor.close()
+            raise
+        sent = Sent(cursor, convert)
+        self.sent.append(sent)
+        if check is not None:
+            self.checks.append((sent, check))
+        if not self.pipelined:
+            sent.finish()  # nothing to wait for: read it now, while the cursor is current
+        return sent
+
+    def finish(self) -> None:
+        """Read every statement's results, then run the checks."""
+        for sent in self.sent:
+            if sent.cursor is not None:
+                sent.finish()
+        for sent, check in self.checks:
+            check(sent.rowcount)
+
+    def close(self) -> None:
+        """Close the cursors whose results were not read (the batch failed)."""
+        for sent in self.sent:
+            if sent.cursor is not None:
+                sent.cursor.close()
+                sent.cursor = None
+
+
+def _can_pipeline(connection: Any) -> bool:
+    if connection.vendor != "postgresql":
+        return False
+    import psycopg  # only where the database is PostgreSQL
+
+    return psycopg.Pipeline.is_supported()
+
+
+@contextmanager
+def together(using: str = DEFAULT_DB_ALIAS, *, pipeline: bool = True) -> Iterator[Batch]:
+    """A batch of statements (`Batch.execute`, or the prepared statements' `send`) for the
+    database `using`. On PostgreSQL they are sent in one go and their results read at the end
+    of the block, one round trip for all; a statement's error is then raised there, and the
+    statements after it in the block are not run (psycopg's pipeline mode). Elsewhere, or with
+    `pipeline=False`, each statement runs when it is sent.
+
+    Read a statement's results (`Sent.rows`, `Sent.rowcount`) after the block, not inside it.
+    Inside a transaction, the first statement of the transaction still costs a round trip of
+    its own (psycopg sends BEGIN and waits for it)."""
+    connection = connections[using]
+    batch = Batch(connection)
+    try:
+        if not (pipeline and _can_pipeline(connection)):
+            yield batch
+            batch.finish()
+            return
+        # Connect (and check the connection as for any statement) before entering the
+        # pipeline on the connection this gives.
+        connection.cursor().close()
+        batch.pipelined = True
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            yield batch
+        # Out of the pipeline: every result is in (an error was raised at its end, above).
+        with connection.wrap_database_errors:
+            batch.finish()
+    finally:
+        batch.close()

@@ -37,7 +37,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import router, transaction
 from django.utils import timezone
 
 from dungeons.official import official_dungeon_dicts
@@ -59,7 +59,7 @@ from .models import (
     Player,
     Seat,
 )
-from .prepared import PreparedInsert, PreparedQuery, PreparedUpdate
+from .prepared import PreparedInsert, PreparedQuery, PreparedUpdate, Sent, together
 
 log = logging.getLogger(__name__)
 
@@ -579,24 +579,41 @@ def _check_version(game: Game, seat: Seat, version: int | None) -> None:
     )
 
 
-_INSERT_RECEIPT = PreparedInsert(ActionReceipt)
+_RECEIPT_SQL: dict[str, str] = {}
 
 
-def _receipt(game: Game, seat: Seat, action_id: str, kind: str, version: int | None) -> None:
-    """Record the action id, or refuse it as a repeat (check 2): the unique constraint on
-    (game, action id) is the check itself, one statement instead of a look-up and an insert.
-    Inside the action's transaction, under the game's row lock: a refusal further on rolls the
-    receipt back too, and a failed insert is followed by nothing but the rollback (no savepoint
-    needed: the transaction is abandoned, not continued)."""
-    if not action_id:
-        return
-    version = game.version if version is None else version
-    try:
-        _INSERT_RECEIPT(
-            [ActionReceipt(game=game, seat=seat, action_id=action_id, kind=kind, version=version)]
+def _receipt_sql(connection: Any) -> str:
+    """Record an action id (check 2) in the statement that finds the sender's seat: nothing is
+    inserted when the id is already in the game's receipts (the unique constraint on (game,
+    action id) is the check itself, whatever the number of processes), nor for a viewer with no
+    seat. The version defaults to the game's, read after the game's row lock like the rest."""
+    sql = _RECEIPT_SQL.get(connection.vendor)
+    if sql is None:
+        q = connection.ops.quote_name
+        receipt, seat, game = (q(m._meta.db_table) for m in (ActionReceipt, Seat, Game))
+        columns = ", ".join(q(c) for c in ("game_id", "seat_id", "action_id", "kind", "version"))
+        sql = _RECEIPT_SQL[connection.vendor] = (
+            f"INSERT INTO {receipt} ({columns}, {q('created')})"
+            f" SELECT s.{q('game_id')}, s.{q('id')}, %s, %s, COALESCE(%s, g.{q('version')}), %s"
+            f" FROM {seat} s INNER JOIN {game} g ON g.{q('id')} = s.{q('game_id')}"
+            f" WHERE s.{q('game_id')} = %s AND s.{q('player_id')} = %s"
+            " ON CONFLICT DO NOTHING"
         )
-    except IntegrityError:
-        raise _repeat() from None
+    return sql
+
+
+def _send_receipt(
+    batch: Any, game_id: int, player: Player | None, action_id: str, kind: str, version: int | None
+) -> Sent | None:
+    """The receipt's INSERT, in the batch that locks the game (its row count, after the batch:
+    1 recorded, 0 a repeat or no seat). None when the action carries no id."""
+    if not action_id:
+        return None
+    connection = batch.connection
+    created = ActionReceipt._meta.get_field("created").get_db_prep_save(now(), connection)
+    player_id = player.pk if player is not None else None
+    params = [action_id, kind, version, created, game_id, player_id]
+    return batch.execute(_receipt_sql(connection), params)
 
 
 def _repeat() -> ActionRefused:
@@ -628,15 +645,28 @@ def _begin(
     game_id: int, player: Player | None, *, version: int | None, action_id: str, kind: str
 ) -> _Acting:
     """Lock the game and run the checks every action shares (1-4 above); a chess clock that ran
-    out is a loss recorded before anything else (`_Commit`)."""
-    game = _lock(game_id)
-    seats = _load_seats(game)  # both seats in one query; the sender's is among them
+    out is a loss recorded before anything else (`_Commit`). The lock, the seats and the
+    receipt are sent together: one round trip on PostgreSQL (game/prepared.py, `together`);
+    the server runs them in order, so the seats and the receipt are read under the lock."""
+    with together(router.db_for_write(Game)) as batch:
+        locked = _LOCKED_GAME.send(batch, game_id)
+        seat_rows = _ACTING_SEATS.send(batch, game_id)
+        receipt = _send_receipt(batch, game_id, player, action_id, kind, version)
+    if not locked.rows:
+        raise ActionRefused("There is no such game.", "no_game")
+    game = locked.rows[0]
+    seats = _stored_seats(game, seat_rows.rows)  # the sender's is among them
     seat = next((s for s in seats if player is not None and s.player_id == player.pk), None)
     if seat is None:
         raise ActionRefused("You are watching this game; only its two players can act.", "no_seat")
     a = _Acting(game, seat, seats, now())
+    recorded = receipt is not None and receipt.rowcount == 1
+    if _flagged(game, a.by_name, a.at) is not None and recorded:
+        # The loss is committed without the action: its id is not kept as applied.
+        ActionReceipt.objects.filter(game_id=game.pk, action_id=action_id).delete()
     _flag_if_out_of_time(a)
-    _receipt(game, seat, action_id, kind, version)
+    if receipt is not None and not recorded:
+        raise _repeat()
     _check_active(game)
     _check_version(game, seat, version)
     return a
@@ -649,10 +679,9 @@ def _seat_fields(seat: Seat) -> tuple[Any, ...]:
     return (seat.pass_until, seat.pass_turn, list(seat.pass_stack), seat.clock_ms)
 
 
-def _load_seats(game: Game) -> list[Seat]:
+def _stored_seats(game: Game, seats: list[Seat]) -> list[Seat]:
     """The game's seats, each remembering its stored pace and clock so that `_commit` writes
     only a seat that changed (most actions change neither: two UPDATEs saved per action)."""
-    seats = _ACTING_SEATS(game.pk)
     for seat in seats:
         seat.game = game  # the locked instance, as game.seats would give
         seat._stored = _seat_fields(seat)
@@ -916,6 +945,8 @@ _PROGRESS_FIELDS = [
 
 # The writes of every answer, their SQL written once (game/prepared.py).
 _INSERT_ACTIONS = PreparedInsert(GameAction)
+_INSERT_COMPLETED = PreparedInsert(CompletedDungeon)
+_UPDATE_SEAT = PreparedUpdate(Seat, _SEAT_FIELDS)
 _UPDATE_PROGRESS = PreparedUpdate(Game, _PROGRESS_FIELDS)
 
 
@@ -954,17 +985,13 @@ def _commit(
                 note=note if index == first_new else "",
             )
         )
-    _INSERT_ACTIONS(rows)
-    for p in engine.state.players:
-        for dungeon, turn in p.completed[before.get(p.name, 0) :]:
-            CompletedDungeon.objects.create(
-                player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn
-            )
+    completed = [
+        CompletedDungeon(player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn)
+        for p in engine.state.players
+        for dungeon, turn in p.completed[before.get(p.name, 0) :]
+    ]
     _stop_clock(game, by_name, at, actor)
-    for seat in seats:
-        if getattr(seat, "_stored", None) != _seat_fields(seat):
-            seat.save(update_fields=_SEAT_FIELDS)
-            seat._stored = _seat_fields(seat)
+    changed = [s for s in seats if getattr(s, "_stored", None) != _seat_fields(s)]
     game.version = len(engine.answers)
     game.turn = engine.state.turn
     game.deciding = engine.pending.player if engine.pending is not None else ""
@@ -975,9 +1002,17 @@ def _commit(
         game.end_reason = end_reason or engine.state.end_reason or ""
     # The clock of whoever must decide now runs from this instant (automatic answers take none).
     game.clock_since = at if game.has_clock and game.status == Game.ACTIVE else None
-    # Only what an answer changes: the row also holds the setup (both decks and every dungeon,
-    # tens of kB of JSON), which `save()` would serialise and write again every time.
-    _UPDATE_PROGRESS(game)
+    # Every write in one round trip on PostgreSQL (game/prepared.py, `together`). The game row:
+    # only what an answer changes; it also holds the setup (both decks and every dungeon, tens
+    # of kB of JSON), which `save()` would serialise and write again every time.
+    with together(router.db_for_write(Game)) as batch:
+        _INSERT_ACTIONS.send(batch, rows)
+        _INSERT_COMPLETED.send(batch, completed)
+        for seat in changed:
+            _UPDATE_SEAT.send(batch, seat)
+        _UPDATE_PROGRESS.send(batch, game)
+    for seat in changed:
+        seat._stored = _seat_fields(seat)
     key = _key(game)
     transaction.on_commit(lambda: _remember(key, engine))
     added = [[who, answer] for who, answer in engine.answers[first_new:]]

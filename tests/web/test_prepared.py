@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
+import tempfile
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.transaction import TransactionManagementError
 
 from game import board, services
 from game.engine.bot import random_answer
-from game.models import Connection, Game, GameAction, Seat
-from game.prepared import PreparedQuery
+from game.models import ActionReceipt, Connection, Game, GameAction, Seat
+from game.prepared import PreparedQuery, together
 
 from .helpers import make_player, start_game
 
@@ -110,10 +112,91 @@ def test_the_writes_store_what_the_orm_stores():
         services._UPDATE_PROGRESS(missing)
 
 
-def test_a_repeated_receipt_is_refused_by_the_constraint():
-    game = start_game(make_player("alice"), make_player("bob"))
-    seat = game.seats.first()
-    services._receipt(game, seat, "click-1", "answer", 3)
-    with pytest.raises(services.ActionRefused) as refused, transaction.atomic():
-        services._receipt(game, seat, "click-1", "answer", 3)
-    assert refused.value.code == "repeat"
+def _record(game, player, action_id, version):
+    with transaction.atomic(), together() as batch:
+        sent = services._send_receipt(batch, game.pk, player, action_id, "answer", version)
+    return sent.rowcount
+
+
+def test_a_receipt_is_recorded_once_and_only_for_a_seated_player():
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob)
+    assert _record(game, alice, "click-1", 3) == 1
+    assert _record(game, alice, "click-1", 3) == 0  # the repeat: the unique constraint
+    assert _record(game, bob, "click-1", 5) == 0  # the id is the game's, whoever sends it
+    assert _record(game, make_player("carol"), "click-2", 3) == 0  # watching: no seat
+    assert _record(game, None, "click-3", 3) == 0  # anonymous
+    assert _record(game, bob, "click-4", None) == 1  # no version given: the game's
+    stored = {r.action_id: r for r in ActionReceipt.objects.filter(game=game)}
+    assert set(stored) == {"click-1", "click-4"}
+    assert stored["click-1"].seat.player == alice and stored["click-1"].version == 3
+    assert stored["click-4"].seat.player == bob and stored["click-4"].version == game.version
+    assert stored["click-4"].created is not None
+
+
+def test_statements_sent_together_give_their_results_after_the_block():
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob)
+    with transaction.atomic(), together() as batch:
+        locked = services._LOCKED_GAME.send(batch, game.pk)
+        seats = services._ACTING_SEATS.send(batch, game.pk)
+        services._UPDATE_PROGRESS.send(batch, game)
+    assert [g.pk for g in locked.rows] == [game.pk]
+    assert [s.player for s in seats.rows] == [alice, bob]
+    missing = Game(pk=10**9, **{f: getattr(game, f) for f in services._PROGRESS_FIELDS})
+    refused = pytest.raises(DatabaseError, match="0 rows updated")
+    with refused, transaction.atomic(), together() as batch:
+        services._UPDATE_PROGRESS.send(batch, missing)
+        after = services._ACTING_SEATS.send(batch, game.pk)
+    assert after.rows  # a check fails at the end of the batch, after every statement ran
+
+
+@contextlib.contextmanager
+def _round_trips():
+    """Count the round trips to PostgreSQL inside the block, from libpq's own trace of the
+    protocol: each time the server answers what the client sent is one."""
+    from psycopg.pq import Trace
+
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    found = []
+    with tempfile.NamedTemporaryFile("r") as trace:
+        with open(trace.name, "w") as out:
+            pgconn.trace(out.fileno())
+            pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS | Trace.REGRESS_MODE)
+            try:
+                yield found
+            finally:
+                pgconn.untrace()
+        directions = [line.split("\t", 1)[0] for line in trace]
+    found.append(sum(a == "F" and b == "B" for a, b in itertools.pairwise(directions)))
+
+
+@pytest.mark.django_db(transaction=True)  # real transactions: BEGIN and COMMIT, not savepoints
+def test_an_answer_makes_four_round_trips_on_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip(
+            "needs PostgreSQL (psycopg's pipeline mode); tests/scale/test_on_postgresql.py "
+            "runs this module on it"
+        )
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob, seed=4)
+    players = {s.engine_name: s.player for s in game.seats.select_related("player")}
+    rng = random.Random(4)
+    counts = []
+    while len(counts) < 6:
+        with services.reading(game) as engine:  # the engine is cached: no replay is counted
+            d = engine.pending
+            choice = random_answer(d, rng)
+        with _round_trips() as found, contextlib.suppress(services.ActionRefused):
+            services.submit_answer(
+                game.pk,
+                players[d.player],
+                choice,
+                version=game.version,
+                action_id=f"a{len(counts)}",
+            )
+            counts.append(found)
+        game.refresh_from_db()
+    # BEGIN; the lock, the seats and the receipt; the answers and the progress; COMMIT.
+    assert [found[0] for found in counts] == [4] * 6
