@@ -9,14 +9,14 @@ with the value in the placeholder's place, turning the rows into model instances
 queryset itself would (the same converters, the same select_related objects, the same
 annotations). `tests/web/test_prepared.py` compares it with the plain queryset.
 
-The action's writes (its receipt, its answers, the game's progress) are `PreparedInsert` and
-`PreparedUpdate`: the SQL made from the model's fields, the values prepared by each
-field as `save()` prepares them (`pre_save`, `get_db_prep_save`).
+An action's writes (its answers, completed dungeons, changed seats, the game's progress) are
+`PreparedInsert` and `PreparedUpdate`: the SQL made from the model's fields, the values
+prepared by each field as `save()` prepares them (`pre_save`, `get_db_prep_save`).
 
 Statements sent inside `together()` reach PostgreSQL in one round trip (psycopg's pipeline
 mode: sent one after the other without waiting, the server runs them in order, the results come
-back together at the end of the block). An answer's statements were seven round trips, each a
-wait for the server and then for the interpreter's lock (docs/performance.md, change 36);
+back together at the end of the block). An answer made seven round trips, each a wait for the
+server and then for the interpreter's lock; it makes four (docs/performance.md, change 36);
 elsewhere (SQLite) each statement runs when it is sent, with the same results.
 
 The reads reach past Django's public API into its compiler (`klass_info`, `select`,

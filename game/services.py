@@ -661,10 +661,7 @@ def _begin(
         raise ActionRefused("You are watching this game; only its two players can act.", "no_seat")
     a = _Acting(game, seat, seats, now())
     recorded = receipt is not None and receipt.rowcount == 1
-    if _flagged(game, a.by_name, a.at) is not None and recorded:
-        # The loss is committed without the action: its id is not kept as applied.
-        ActionReceipt.objects.filter(game_id=game.pk, action_id=action_id).delete()
-    _flag_if_out_of_time(a)
+    _flag_if_out_of_time(a, action_id if recorded else "")
     if receipt is not None and not recorded:
         raise _repeat()
     _check_active(game)
@@ -688,11 +685,15 @@ def _stored_seats(game: Game, seats: list[Seat]) -> list[Seat]:
     return seats
 
 
-def _flag_if_out_of_time(a: _Acting) -> None:
-    """A chess clock that ran out ends the game before anything else is applied."""
+def _flag_if_out_of_time(a: _Acting, recorded: str = "") -> None:
+    """A chess clock that ran out ends the game before anything else is applied. `recorded`:
+    the action id whose receipt this action inserted, deleted here since the loss is committed
+    without the action (a resend of it is told the game is over, not that it was applied)."""
     loser = _flagged(a.game, a.by_name, a.at)
     if loser is None:
         return
+    if recorded:
+        ActionReceipt.objects.filter(game_id=a.game.pk, action_id=recorded).delete()
     reason = f"{loser.engine_name} ran out of time"
     engine = _engine_for_update(a.game)
     _lose(a.game, engine, a.seats, loser, note="time", reason=reason, at=a.at)

@@ -8,7 +8,7 @@ import random
 import tempfile
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
 
 from game import board, services
@@ -149,6 +149,25 @@ def test_statements_sent_together_give_their_results_after_the_block():
         services._UPDATE_PROGRESS.send(batch, missing)
         after = services._ACTING_SEATS.send(batch, game.pk)
     assert after.rows  # a check fails at the end of the batch, after every statement ran
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_statement_that_fails_in_a_batch_raises_djangos_error_and_writes_nothing():
+    game = start_game(make_player("alice"), make_player("bob"))
+    seat = game.seats.first()
+    made = {"game": game, "seat": seat, "answer": "pass"}
+    before = game.actions.count()
+    with pytest.raises(IntegrityError), transaction.atomic(), together() as batch:
+        services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
+        services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])  # the same index
+        game.turn = 99
+        services._UPDATE_PROGRESS.send(batch, game)
+    assert game.actions.count() == before
+    assert Game.objects.get(pk=game.pk).turn != 99
+    # The connection is usable afterwards.
+    with transaction.atomic(), together() as batch:
+        services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
+    assert game.actions.count() == before + 1
 
 
 @contextlib.contextmanager
