@@ -499,6 +499,9 @@ def _start(game: Game) -> Engine:
     game.started = now()
     game.version = 0
     game.save(update_fields=["setup", "status", "started", "version"])
+    # The live engine is built from the setup as the database gives it back, as every replay
+    # is: a JSON column may not give back what was written (PostgreSQL's jsonb sorts keys).
+    game.refresh_from_db(fields=["setup"])
     for seat in seats:  # each player's clock starts full; it runs while they must decide
         seat.clock_ms = game.clock_seconds * 1000 if game.has_clock else None
     engine = Engine(engine_setup(game))

@@ -35,11 +35,16 @@ def apply_position(g: GameState, position: dict[str, Any]) -> str:
     aliases: dict[str, Obj] = {}
     attachments: list[tuple[Obj, str]] = []
     holders = 0
-    for name, spec in (position.get("setup") or {}).items():
+    setup = position.get("setup") or {}
+    for name in setup:
         if name not in g.by_name:
             raise PositionError(f"setup: {name!r} is not a player")
+    # In seat order, not the mapping's: object ids are given out here, and a position stored as
+    # JSON can come back with its keys in another order (PostgreSQL's jsonb sorts them), which
+    # must not give a replay other ids than the game it replays.
+    for name in [p.name for p in g.players if p.name in setup]:
         p = g.player(name)
-        spec = spec or {}
+        spec = setup[name] or {}
         p.life = int(spec.get("life", 20))
         p.lands_played = int(spec.get("lands_played", 0))
         for zone in ("hand", "library", "graveyard", "exile"):
