@@ -133,6 +133,7 @@ async def test_a_broadcast_from_a_pool_call_is_handed_to_the_loop_and_a_failure_
     monkeypatch, caplog
 ):
     import asyncio
+    import threading
     from types import SimpleNamespace
 
     from django.db import transaction
@@ -140,10 +141,12 @@ async def test_a_broadcast_from_a_pool_call_is_handed_to_the_loop_and_a_failure_
     from game import services
 
     sent = []
+    released = asyncio.Event()  # a send finishes only when the test lets it
 
     class Layer:
         async def group_send(self, group: str, message: dict) -> None:
-            sent.append((group, message["version"]))
+            await released.wait()
+            sent.append((group, message["version"], threading.get_ident()))
             if message["version"] == 2:
                 raise RuntimeError("the channel layer is down")
 
@@ -153,15 +156,19 @@ async def test_a_broadcast_from_a_pool_call_is_handed_to_the_loop_and_a_failure_
     def commit(version: int) -> None:
         with transaction.atomic():
             services.notify_game_changed(SimpleNamespace(group_name="game-1", version=version))
-        assert sent == [("game-1", 1)] * (version - 1)  # not sent yet: the loop is waiting on us
 
-    await commit(1)
-    await commit(2)
-    # The send and its failure's callback take a few turns of the loop; on a busy machine the
+    # Each call returns while its send is still waiting: the pool's thread does not wait for
+    # the loop (a thread that did would never return here: the timeout fails the test).
+    await asyncio.wait_for(commit(1), timeout=10)
+    await asyncio.wait_for(commit(2), timeout=10)
+    assert sent == []
+    released.set()
+    # The sends and the failure's callback take a few turns of the loop; on a busy machine the
     # thread that set the future may also need a moment (a deadline, not a count of turns).
     for _ in range(500):
         if "was not sent" in caplog.text:
             break
         await asyncio.sleep(0.01)
-    assert sent == [("game-1", 1), ("game-1", 2)]
+    loop_thread = threading.get_ident()  # the sends ran on the loop, not on the pool's thread
+    assert sent == [("game-1", 1, loop_thread), ("game-1", 2, loop_thread)]
     assert "game.changed 2 for game-1 was not sent" in caplog.text
