@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router, transaction
 from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.transaction import TransactionManagementError
@@ -167,8 +167,11 @@ class _Statement:
         self.model = model
         self.fields = [model._meta.get_field(name) for name in names]
 
-    def _connection(self) -> Any:
-        return connections[router.db_for_write(self.model)]
+    def _connection(self, batch: Batch) -> Any:
+        connection = connections[router.db_for_write(self.model)]
+        if connection is not batch.connection:
+            raise ValueError(f"{self.model.__name__} is written in a batch on its own database")
+        return connection
 
     def _values(self, obj: Model, connection: Any, *, add: bool) -> list[Any]:
         # What save()/bulk_create() store for each field: pre_save (auto_now_add and the like),
@@ -198,7 +201,7 @@ class PreparedInsert(_Statement):
         """The INSERT, run in `batch` (nothing when `objs` is empty)."""
         if not objs:
             return
-        connection = self._connection()
+        connection = self._connection(batch)
         table, columns = self._table(connection)
         row = "(" + ", ".join(["%s"] * len(columns)) + ")"
         sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES " + ", ".join([row] * len(objs))
@@ -221,7 +224,7 @@ class PreparedUpdate(_Statement):
     def send(self, batch: Batch, obj: Model) -> None:
         """The UPDATE, run in `batch`; the batch raises DatabaseError unless it updated the row
         (as save() does when the row is gone)."""
-        connection = self._connection()
+        connection = self._connection(batch)
         sql = self.sql.get(connection.vendor)
         if sql is None:
             table, columns = self._table(connection)
@@ -242,34 +245,52 @@ class PreparedUpdate(_Statement):
 
 
 class Sent:
-    """A statement of a batch: after the batch, `rows` (what it read, made into objects when
-    sent with a converter) and `rowcount` (the rows it inserted, updated or read)."""
-
-    rows: list[Any]
-    rowcount: int
+    """A statement of a batch. After the batch (not before, on any database: what works inside
+    the block on SQLite would not on PostgreSQL): `rows`, what it read (made into objects when
+    sent with a converter), and `rowcount`, the rows it inserted or updated."""
 
     def __init__(self, cursor: Any, convert: Callable[[list[Any]], list[Any]] | None) -> None:
         self.cursor = cursor
         self.convert = convert
+        self.done = False
+        self._rows: list[Any] = []
+        self._rowcount = -1
 
-    def finish(self) -> None:
+    def read(self) -> None:
+        """Take the results from the cursor, and close it."""
         cursor, self.cursor = self.cursor, None
         try:
-            self.rowcount = cursor.rowcount
+            self._rowcount = cursor.rowcount
             rows = cursor.fetchall() if cursor.description is not None else []
-            self.rows = self.convert(rows) if self.convert is not None else rows
+            self._rows = self.convert(rows) if self.convert is not None else rows
         finally:
             cursor.close()
+
+    @property
+    def rows(self) -> list[Any]:
+        self._check_done()
+        return self._rows
+
+    @property
+    def rowcount(self) -> int:
+        self._check_done()
+        return self._rowcount
+
+    def _check_done(self) -> None:
+        if not self.done:
+            raise RuntimeError("a statement's results are read after its batch's block")
 
 
 class Batch:
     """The statements of one `together()` block, on one database connection."""
 
-    def __init__(self, connection: Any) -> None:
+    def __init__(self, connection: Any, using: str) -> None:
         self.connection = connection
+        self.using = using
         self.sent: list[Sent] = []
         self.checks: list[tuple[Sent, Callable[[int], None]]] = []
         self.pipelined = False
+        self.sending = False
 
     def execute(
         self,
@@ -281,27 +302,35 @@ class Batch:
     ) -> Sent:
         """Send a statement; its results are read at the end of the batch, where `check` is
         called with its row count (and may raise)."""
-        cursor = self.connection.cursor()
-        try:
-            cursor.execute(sql, params)
-        except BaseException:
-            cursor.close()
-            raise
-        sent = Sent(cursor, convert)
-        self.sent.append(sent)
-        if check is not None:
-            self.checks.append((sent, check))
-        if not self.pipelined:
-            sent.finish()  # nothing to wait for: read it now, while the cursor is current
+        # As the ORM's own writes: an error marks the enclosing atomic block for rollback, so
+        # that catching it cannot commit half a batch.
+        with transaction.mark_for_rollback_on_error(self.using):
+            cursor = self.connection.cursor()
+            self.sending = True
+            try:
+                cursor.execute(sql, params)
+            except BaseException:
+                cursor.close()
+                raise
+            finally:
+                self.sending = False
+            sent = Sent(cursor, convert)
+            self.sent.append(sent)
+            if check is not None:
+                self.checks.append((sent, check))
+            if not self.pipelined:
+                sent.read()  # nothing to wait for: read it now, while the cursor is current
         return sent
 
     def finish(self) -> None:
         """Read every statement's results, then run the checks."""
-        for sent in self.sent:
-            if sent.cursor is not None:
-                sent.finish()
-        for sent, check in self.checks:
-            check(sent.rowcount)
+        with transaction.mark_for_rollback_on_error(self.using):
+            for sent in self.sent:
+                if sent.cursor is not None:
+                    sent.read()
+                sent.done = True
+            for sent, check in self.checks:
+                check(sent.rowcount)
 
     def close(self) -> None:
         """Close the cursors whose results were not read (the batch failed)."""
@@ -310,11 +339,23 @@ class Batch:
                 sent.cursor.close()
                 sent.cursor = None
 
+    def only_batch_statements(
+        self, execute: Any, sql: str, params: Any, many: bool, ctx: Any
+    ) -> Any:
+        """An execute wrapper for the pipelined block: any other statement (the ORM's, another
+        batch's) would get no results until the block ends, and a row count of -1."""
+        if not self.sending:
+            raise TransactionManagementError(
+                "only the batch's own statements can run inside a together() block on "
+                f"PostgreSQL; got {sql[:80]!r}"
+            )
+        return execute(sql, params, many, ctx)
+
 
 def _can_pipeline(connection: Any) -> bool:
     if connection.vendor != "postgresql":
         return False
-    import psycopg  # only where the database is PostgreSQL
+    import psycopg  # only where the database is PostgreSQL (psycopg 3: psycopg2 has no pipeline)
 
     return psycopg.Pipeline.is_supported()
 
@@ -322,16 +363,23 @@ def _can_pipeline(connection: Any) -> bool:
 @contextmanager
 def together(using: str = DEFAULT_DB_ALIAS, *, pipeline: bool = True) -> Iterator[Batch]:
     """A batch of statements (`Batch.execute`, or the prepared statements' `send`) for the
-    database `using`. On PostgreSQL they are sent in one go and their results read at the end
-    of the block, one round trip for all; a statement's error is then raised there, and the
-    statements after it in the block are not run (psycopg's pipeline mode). Elsewhere, or with
-    `pipeline=False`, each statement runs when it is sent.
+    database `using`, inside `transaction.atomic()`. On PostgreSQL they are sent without
+    waiting for each other and their results read at the end of the block: one round trip for
+    all (psycopg's pipeline mode). A statement's error is raised at a later `send` or at the
+    end of the block, and the statements after it are not run; only the batch's statements may
+    run inside the block. Elsewhere, or with `pipeline=False`, each statement runs when it is
+    sent (outside a transaction too).
 
-    Read a statement's results (`Sent.rows`, `Sent.rowcount`) after the block, not inside it.
-    Inside a transaction, the first statement of the transaction still costs a round trip of
-    its own (psycopg sends BEGIN and waits for it)."""
+    Read a statement's results (`Sent.rows`, `Sent.rowcount`) after the block. The first
+    statement of a transaction still costs a round trip of its own (psycopg sends BEGIN and
+    waits for it), which is also where a connection found gone raises (game/dbpool.py retries
+    a call whose connection was gone at its first statement)."""
     connection = connections[using]
-    batch = Batch(connection)
+    batch = Batch(connection, using)
+    if pipeline and connection.get_autocommit():
+        # In autocommit a pipeline is one implicit transaction on PostgreSQL, statement by
+        # statement on SQLite: the same code would commit different things.
+        raise TransactionManagementError("together() sends its statements inside atomic()")
     try:
         if not (pipeline and _can_pipeline(connection)):
             yield batch
@@ -340,10 +388,17 @@ def together(using: str = DEFAULT_DB_ALIAS, *, pipeline: bool = True) -> Iterato
         # Connect (and check the connection as for any statement) before entering the
         # pipeline on the connection this gives.
         connection.cursor().close()
+        if connection.connection._pipeline is not None:
+            raise TransactionManagementError("together() blocks do not nest on PostgreSQL")
         batch.pipelined = True
-        with connection.wrap_database_errors, connection.connection.pipeline():
+        with (
+            transaction.mark_for_rollback_on_error(using),
+            connection.wrap_database_errors,
+            connection.execute_wrapper(batch.only_batch_statements),
+            connection.connection.pipeline(),
+        ):
             yield batch
-        # Out of the pipeline: every result is in (an error was raised at its end, above).
+        # Out of the pipeline: every result is in (an error was raised by its end, above).
         with connection.wrap_database_errors:
             batch.finish()
     finally:

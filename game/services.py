@@ -172,6 +172,9 @@ def engine_setup(game: Game) -> GameSetup:
         decks={k: list(v) for k, v in s["decks"].items()},
         dungeons={d["name"]: dungeon_from_dict(d) for d in s["dungeons"]},
         position=copy.deepcopy(s["position"]),
+        # Set by _start since positions number their objects in seat order; a game stored
+        # before has no such key and replays in its mapping's order, as it was played.
+        position_in_mapping_order=s.get("position_ids") != "seat",
     )
 
 
@@ -487,6 +490,7 @@ def _start(game: Game) -> Engine:
         "decks": {name: list(seat.deck) for seat, name in zip(seats, names, strict=True)},
         "dungeons": game.dungeons or dungeon_dicts_in_play(),
         "position": None,
+        "position_ids": "seat",  # engine_setup: how this game's position numbers its objects
     }
     if game.is_scenario:
         scenario = parse_scenario(game.scenario_text, game.scenario_name or "scenario")
@@ -600,7 +604,8 @@ def _receipt_sql(connection: Any) -> str:
             f" SELECT s.{q('game_id')}, s.{q('id')}, %s, %s, COALESCE(%s, g.{q('version')}), %s"
             f" FROM {seat} s INNER JOIN {game} g ON g.{q('id')} = s.{q('game_id')}"
             f" WHERE s.{q('game_id')} = %s AND s.{q('player_id')} = %s"
-            " ON CONFLICT DO NOTHING"
+            # Only the receipt's own constraint is a repeat; any other conflict is an error.
+            f" ON CONFLICT ({q('game_id')}, {q('action_id')}) DO NOTHING"
         )
     return sql
 

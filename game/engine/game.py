@@ -34,6 +34,9 @@ class GameSetup:
     decks: dict[str, list[str]] = field(default_factory=dict)
     dungeons: dict[str, DungeonSpec] = field(default_factory=dict)
     position: dict[str, Any] | None = None  # a scenario setup (see position.py)
+    # Games stored before object ids were given out in seat order replay with the order of
+    # their position's mapping, as they were played (position.py, apply_position).
+    position_in_mapping_order: bool = False
 
 
 class Game:
@@ -45,7 +48,9 @@ class Game:
         if setup.position is not None:
             from .position import apply_position
 
-            start_step = apply_position(self.state, setup.position)
+            start_step = apply_position(
+                self.state, setup.position, in_mapping_order=setup.position_in_mapping_order
+            )
             self._gen = self._run(start_step, resume=True, opening=False)
         else:
             self._deal(setup.decks)

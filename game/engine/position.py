@@ -22,7 +22,9 @@ def _card(name: str, where: str):  # noqa: ANN202
     return CARDS[name]
 
 
-def apply_position(g: GameState, position: dict[str, Any]) -> str:
+def apply_position(
+    g: GameState, position: dict[str, Any], *, in_mapping_order: bool = False
+) -> str:
     turn = position.get("turn") or {}
     g.turn = int(turn.get("number", 1))
     g.active = turn.get("active", g.players[0].name)
@@ -41,8 +43,10 @@ def apply_position(g: GameState, position: dict[str, Any]) -> str:
             raise PositionError(f"setup: {name!r} is not a player")
     # In seat order, not the mapping's: object ids are given out here, and a position stored as
     # JSON can come back with its keys in another order (PostgreSQL's jsonb sorts them), which
-    # must not give a replay other ids than the game it replays.
-    for name in [p.name for p in g.players if p.name in setup]:
+    # must not give a replay other ids than the game it replays. (`in_mapping_order`: a game
+    # stored before this, replayed as it was played.)
+    order = list(setup) if in_mapping_order else [p.name for p in g.players if p.name in setup]
+    for name in order:
         p = g.player(name)
         spec = setup[name] or {}
         p.life = int(spec.get("life", 20))

@@ -41,3 +41,26 @@ def test_the_setups_key_order_changes_no_object_id():
     players = in_seat_order[0]["players"]
     assert max(players["alice"]["hand_ids"]) < min(players["bob"]["hand_ids"])  # seat order
     assert in_seat_order == reversed_keys
+
+
+def test_a_game_stored_before_replays_in_its_mappings_order():
+    """A game stored before ids were given out in seat order was played, and logged, with its
+    mapping's order: its setup has no "position_ids" key and replays that way
+    (services.engine_setup)."""
+    from dungeons.official import official_dungeons
+    from game.engine.game import Game, GameSetup
+
+    def ids(in_mapping_order: bool) -> dict:
+        setup = GameSetup(
+            players=["alice", "bob"],
+            seed=3,
+            dungeons=official_dungeons(),
+            position={"turn": {"active": "alice"}, "setup": {"bob": BOB, "alice": ALICE}},
+            position_in_mapping_order=in_mapping_order,
+        )
+        players = Game(setup).state_json()["players"]
+        return {name: players[name]["hand_ids"] for name in ("alice", "bob")}
+
+    old, new = ids(True), ids(False)
+    assert max(old["bob"]) < min(old["alice"])  # bob's listed first: numbered first, as then
+    assert max(new["alice"]) < min(new["bob"])

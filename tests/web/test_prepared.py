@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import random
 import tempfile
+import time
 
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -152,22 +153,78 @@ def test_statements_sent_together_give_their_results_after_the_block():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_statement_that_fails_in_a_batch_raises_djangos_error_and_writes_nothing():
+def test_a_statement_that_fails_in_a_batch_raises_djangos_error_and_rolls_the_block_back():
     game = start_game(make_player("alice"), make_player("bob"))
     seat = game.seats.first()
     made = {"game": game, "seat": seat, "answer": "pass"}
     before = game.actions.count()
-    with pytest.raises(IntegrityError), transaction.atomic(), together() as batch:
-        services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
-        services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])  # the same index
-        game.turn = 99
-        services._UPDATE_PROGRESS.send(batch, game)
+    with transaction.atomic():
+        with pytest.raises(IntegrityError), together() as batch:
+            services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
+            services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])  # same index
+            time.sleep(0.2)  # on PostgreSQL the error may arrive at the next send
+            game.turn = 99
+            services._UPDATE_PROGRESS.send(batch, game)
+        # Caught, it still rolls the block back (as the ORM's own writes do).
+        assert connection.needs_rollback
     assert game.actions.count() == before
     assert Game.objects.get(pk=game.pk).turn != 99
     # The connection is usable afterwards.
     with transaction.atomic(), together() as batch:
         services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
     assert game.actions.count() == before + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_error_of_the_blocks_own_code_leaves_the_connection_usable():
+    game = start_game(make_player("alice"), make_player("bob"))
+    with pytest.raises(ValueError, match="mid-batch"), transaction.atomic(), together() as batch:
+        seats = services._ACTING_SEATS.send(batch, game.pk)
+        raise ValueError("mid-batch")
+    with pytest.raises(RuntimeError, match="after its batch"):
+        seats.rows  # noqa: B018 - the batch never finished
+    with transaction.atomic(), together() as batch:
+        seats = services._ACTING_SEATS.send(batch, game.pk)
+    assert len(seats.rows) == 2
+
+
+def test_results_are_read_after_the_block_on_every_database():
+    game = start_game(make_player("alice"), make_player("bob"))
+    with transaction.atomic(), together() as batch:
+        seats = services._ACTING_SEATS.send(batch, game.pk)
+        with pytest.raises(RuntimeError, match="after its batch"):
+            seats.rows  # noqa: B018 - on SQLite they are there already: refused all the same
+    assert len(seats.rows) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_is_sent_inside_a_transaction():
+    game = start_game(make_player("alice"), make_player("bob"))
+    refused = pytest.raises(TransactionManagementError, match="inside atomic")
+    with refused, together() as batch:
+        services._ACTING_SEATS.send(batch, game.pk)
+    with together(pipeline=False) as batch:  # one by one: fine anywhere
+        seats = services._ACTING_SEATS.send(batch, game.pk)
+    assert len(seats.rows) == 2
+
+
+def test_only_the_batchs_own_statements_run_in_a_pipelined_block():
+    game = start_game(make_player("alice"), make_player("bob"))
+    pipelined = connection.vendor == "postgresql"
+    outcomes = []
+    for other in (
+        lambda: Game.objects.filter(pk=game.pk).update(turn=5),  # its row count would be -1
+        lambda: services._UPDATE_PROGRESS(game),  # a batch of its own, inside
+    ):
+        try:
+            with transaction.atomic(), together() as batch:
+                services._ACTING_SEATS.send(batch, game.pk)
+                other()
+            outcomes.append("ran")
+        except TransactionManagementError:
+            outcomes.append("refused")
+    # On PostgreSQL they are refused; on SQLite, where nothing waits, they run.
+    assert outcomes == (["refused", "refused"] if pipelined else ["ran", "ran"])
 
 
 @contextlib.contextmanager

@@ -325,3 +325,12 @@ def test_a_whole_game_through_the_services_replays_exactly(alice, bob):
     services.clear_engine_cache()
     with services.reading(game) as engine:
         assert engine.state_json() == final
+
+
+def test_a_new_game_is_marked_as_numbering_its_position_in_seat_order(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    assert game.setup["position_ids"] == "seat"
+    assert services.engine_setup(game).position_in_mapping_order is False
+    # A game stored before the mark replays in its mapping's order, as it was played.
+    del game.setup["position_ids"]
+    assert services.engine_setup(game).position_in_mapping_order is True
