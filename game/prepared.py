@@ -388,16 +388,19 @@ def together(using: str = DEFAULT_DB_ALIAS, *, pipeline: bool = True) -> Iterato
         # Connect (and check the connection as for any statement) before entering the
         # pipeline on the connection this gives.
         connection.cursor().close()
-        if connection.connection._pipeline is not None:
+        if getattr(connection, "venture_pipelined", False):
             raise TransactionManagementError("together() blocks do not nest on PostgreSQL")
-        batch.pipelined = True
-        with (
-            transaction.mark_for_rollback_on_error(using),
-            connection.wrap_database_errors,
-            connection.execute_wrapper(batch.only_batch_statements),
-            connection.connection.pipeline(),
-        ):
-            yield batch
+        batch.pipelined = connection.venture_pipelined = True
+        try:
+            with (
+                transaction.mark_for_rollback_on_error(using),
+                connection.wrap_database_errors,
+                connection.execute_wrapper(batch.only_batch_statements),
+                connection.connection.pipeline(),
+            ):
+                yield batch
+        finally:
+            connection.venture_pipelined = False
         # Out of the pipeline: every result is in (an error was raised by its end, above).
         with connection.wrap_database_errors:
             batch.finish()
