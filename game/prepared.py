@@ -184,18 +184,13 @@ class _Statement:
 
 
 class PreparedInsert(_Statement):
-    """`insert(objs)`: the rows of `objs` (new instances), as `bulk_create(objs)` would store
-    them, in one INSERT of every column but the automatic primary key. Their primary keys are
+    """`send(batch, objs)`: the rows of `objs` (new instances), as `bulk_create(objs)` would
+    store them, in one INSERT of every column but the automatic primary key. Their primary keys are
     not read back and no signal is sent (as with bulk_create); use it where neither is wanted."""
 
     def __init__(self, model: type[Model]) -> None:
         fields = model._meta.concrete_fields
         super().__init__(model, [f.name for f in fields if not f.primary_key])
-
-    def __call__(self, objs: list[Model]) -> None:
-        if objs:
-            with together(router.db_for_write(self.model), pipeline=False) as batch:
-                self.send(batch, objs)
 
     def send(self, batch: Batch, objs: list[Model]) -> None:
         """The INSERT, run in `batch` (nothing when `objs` is empty)."""
@@ -210,16 +205,12 @@ class PreparedInsert(_Statement):
 
 
 class PreparedUpdate(_Statement):
-    """`update(obj)`: the named fields of a saved instance written to its row, as
+    """`send(batch, obj)`: the named fields of a saved instance written to its row, as
     `obj.save(update_fields=names)` would (no signals: this project has no receivers)."""
 
     def __init__(self, model: type[Model], names: list[str]) -> None:
         super().__init__(model, names)
         self.sql: dict[str, str] = {}
-
-    def __call__(self, obj: Model) -> None:
-        with together(router.db_for_write(self.model), pipeline=False) as batch:
-            self.send(batch, obj)
 
     def send(self, batch: Batch, obj: Model) -> None:
         """The UPDATE, run in `batch`; the batch raises DatabaseError unless it updated the row

@@ -95,7 +95,8 @@ def test_the_writes_store_what_the_orm_stores():
     game = start_game(make_player("alice"), make_player("bob"))
     seat = game.seats.first()
     made = {"game": game, "seat": seat, "answer": ["opt:1", "opt:2"], "note": "time"}
-    services._INSERT_ACTIONS([GameAction(index=900, **made), GameAction(index=901, **made)])
+    with together() as batch:
+        services._INSERT_ACTIONS.send(batch, [GameAction(index=i, **made) for i in (900, 901)])
     GameAction.objects.bulk_create([GameAction(index=902, **made)])
     rows = list(GameAction.objects.filter(index__gte=900).order_by("index").values())
     assert len(rows) == 3 and all(r["created"] is not None for r in rows)  # auto_now_add
@@ -105,12 +106,13 @@ def test_the_writes_store_what_the_orm_stores():
 
     game.refresh_from_db()
     game.turn, game.deciding, game.winner = 7, "bob", "alice"
-    services._UPDATE_PROGRESS(game)
+    with together() as batch:
+        services._UPDATE_PROGRESS.send(batch, game)
     stored = Game.objects.get(pk=game.pk)
     assert (stored.turn, stored.deciding, stored.winner) == (7, "bob", "alice")
     missing = Game(pk=10**9, **{f: getattr(game, f) for f in services._PROGRESS_FIELDS})
-    with pytest.raises(DatabaseError, match="0 rows updated"):
-        services._UPDATE_PROGRESS(missing)
+    with pytest.raises(DatabaseError, match="0 rows updated"), together() as batch:
+        services._UPDATE_PROGRESS.send(batch, missing)
 
 
 def _record(game, player, action_id, version):
@@ -208,13 +210,18 @@ def test_a_batch_is_sent_inside_a_transaction():
     assert len(seats.rows) == 2
 
 
+def _update_alone(game):
+    with together(pipeline=False) as batch:
+        services._UPDATE_PROGRESS.send(batch, game)
+
+
 def test_only_the_batchs_own_statements_run_in_a_pipelined_block():
     game = start_game(make_player("alice"), make_player("bob"))
     pipelined = connection.vendor == "postgresql"
     outcomes = []
     for other in (
         lambda: Game.objects.filter(pk=game.pk).update(turn=5),  # its row count would be -1
-        lambda: services._UPDATE_PROGRESS(game),  # a batch of its own, inside
+        lambda: _update_alone(game),  # a batch of its own, inside
     ):
         try:
             with transaction.atomic(), together() as batch:
