@@ -20,6 +20,7 @@ from django.contrib.auth.password_validation import validate_password
 
 from game.decklists import DeckError, parse_decklist
 from game.decks import STARTER_DECKS
+from game.scenario.loader import MAX_FILE_BYTES
 
 from .models import Seat
 
@@ -225,7 +226,8 @@ class CreateGameForm(DeckChoiceForm):
     scenario = forms.FileField(
         required=False,
         label="Or start from a position",
-        help_text="A scenario file (YAML): its setup becomes the starting position; "
+        help_text="A scenario file (YAML, at most "
+        f"{MAX_FILE_BYTES // 1024} KiB): its setup becomes the starting position; "
         "you play its first player. Decks are then not used.",
     )
 
@@ -249,7 +251,16 @@ class CreateGameForm(DeckChoiceForm):
         upload = self.files.get("scenario") if self.files else None
         if upload:
             data = self.cleaned_data
-            raw = upload.read(200_000)
+            # The size first, from the upload's metadata: a file is read whole, so one past the
+            # limit is refused unread (and never cut short into a misleading YAML error).
+            if upload.size > MAX_FILE_BYTES:
+                self.add_error(
+                    "scenario",
+                    f"A scenario file may be at most {MAX_FILE_BYTES // 1024} KiB "
+                    f"({MAX_FILE_BYTES:,} bytes); this one is {upload.size:,} bytes.",
+                )
+                return data
+            raw = upload.read()
             try:
                 data["scenario_text"] = raw.decode("utf-8")
             except UnicodeDecodeError:

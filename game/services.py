@@ -368,6 +368,20 @@ def check_scenario(text: str, filename: str = "scenario.yaml") -> ScenarioStart:
         scenario = parse_scenario(text, filename)
     except ScenarioError as e:
         raise ActionRefused(str(e), "scenario") from None
+    # The loader takes a name of any length (a file run from the command line is not stored);
+    # a game stores it in a column of this many characters, which PostgreSQL enforces.
+    most = Game._meta.get_field("scenario_name").max_length
+    if len(scenario.name) > most:
+        raise ActionRefused(
+            str(
+                ScenarioError(
+                    filename,
+                    scenario.name_line,
+                    f"the name has {len(scenario.name):,} characters; at most {most}",
+                )
+            ),
+            "scenario",
+        )
     dungeons = {d["name"]: dungeon_from_dict(d) for d in dungeon_dicts_in_play()}
     try:
         Engine(

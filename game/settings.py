@@ -211,6 +211,10 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A request's form fields (files aside) are refused past this, as game/bodylimit.py refuses a
+# whole body under ASGI: the same figure, for a server that runs the app without that middleware.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
 # Reliability (docs/security.md) -----------------------------------------------------------------
 # A seat whose last connection closed this long ago may be claimed against by the opponent.
 VENTURE_ABANDON_SECONDS = float(os.environ.get("VENTURE_ABANDON_SECONDS", "120"))

@@ -11,7 +11,27 @@ import yaml
 from game.engine.cards import CARDS, TOKENS
 from game.engine.state import STEPS
 
-from .yamlines import LineDict, LineList, line_of, load_with_lines
+from .yamlines import LineDict, LineList, YamlBounds, YamlRefused, line_of, load_with_lines
+
+# Limits ------------------------------------------------------------------------------------------
+# Anyone may upload a scenario file (the New game form), so a file is bounded before it is read
+# into memory and checked against the sizes a real game can reach. docs/scenarios.md, "Limits",
+# states each one; tests/scenarios/test_hostile_files.py checks the two agree.
+MAX_FILE_BYTES = 64 * 1024  # the upload (game/forms.py); the largest file here is under 5 KiB
+MAX_DEPTH = 40  # nesting levels, aliases counted (a real file uses 6)
+MAX_NODES = 20_000  # entries once every alias is expanded
+MAX_SCALAR_CHARS = 10_000  # one value
+MAX_NUMBER_DIGITS = 30  # one number: int() refuses past 4,300 digits, nothing here needs 30
+MAX_ZONE_CARDS = {"hand": 60, "library": 250, "graveyard": 250, "exile": 250}  # per player
+MAX_PERMANENTS = 100  # a side
+MAX_COMPLETED = 20  # dungeons completed, per player
+MAX_LIFE = 1_000_000  # either way: life can go below zero
+MAX_COUNTERS = 1_000  # of one kind on one permanent
+MAX_DAMAGE = 1_000_000  # marked on one permanent
+MAX_LOYALTY = 1_000
+MAX_TURN = 10_000
+MAX_LANDS_PLAYED = 100  # this turn
+YAML_BOUNDS = YamlBounds(MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, MAX_NUMBER_DIGITS)
 
 TOP_KEYS = {"name", "seed", "players", "turn", "setup", "script", "expect", "description", "notes"}
 TURN_KEYS = {"number", "active", "step"}
@@ -85,6 +105,7 @@ class Scenario:
     expect: dict[str, Any] | None = None
     expect_line: int = 0
     aliases: set[str] = field(default_factory=set)
+    name_line: int = 0
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -98,7 +119,9 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     try:
-        data = load_with_lines(text)
+        data = load_with_lines(text, YAML_BOUNDS)
+    except YamlRefused as e:
+        raise ScenarioError(path, e.line, e.message) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0
@@ -111,12 +134,14 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 
     for key in data:
         if key not in TOP_KEYS:
-            raise err(data, key, f"unknown key {key!r}; known keys: {', '.join(sorted(TOP_KEYS))}")
+            raise err(
+                data, key, f"unknown key {_short(key)}; known keys: {', '.join(sorted(TOP_KEYS))}"
+            )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise err(data, "name", "'name' is required and must be text")
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not _is_int(seed):
         raise err(data, "seed", "'seed' must be a whole number")
     players = data.get("players", ["alice", "bob"])
     if (
@@ -131,13 +156,13 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         raise err(data, "turn", "'turn' must be a mapping with number, active and step")
     for key in turn:
         if key not in TURN_KEYS:
-            raise err(turn, key, f"unknown turn key {key!r}; known: number, active, step")
+            raise err(turn, key, f"unknown turn key {_short(key)}; known: number, active, step")
     if "active" in turn and turn["active"] not in players:
         raise err(turn, "active", f"turn.active must be one of {', '.join(players)}")
-    if "step" in turn and turn["step"] not in STEPS:
-        raise err(turn, "step", f"unknown step {turn['step']!r}; steps: {', '.join(STEPS)}")
-    if "number" in turn and (not isinstance(turn["number"], int) or turn["number"] < 1):
-        raise err(turn, "number", "turn.number must be a whole number of at least 1")
+    if "step" in turn and not (isinstance(turn["step"], str) and turn["step"] in STEPS):
+        raise err(turn, "step", f"unknown step {_short(turn['step'])}; steps: {', '.join(STEPS)}")
+    if "number" in turn and not (_is_int(turn["number"]) and 1 <= turn["number"] <= MAX_TURN):
+        raise err(turn, "number", f"turn.number must be a whole number from 1 to {MAX_TURN:,}")
     setup = data.get("setup") or LineDict()
     if not isinstance(setup, dict):
         raise err(data, "setup", "'setup' must be a mapping from player name to their zones")
@@ -145,60 +170,19 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     initiative_holders = 0
     for pname, spec in setup.items():
         if pname not in players:
-            raise err(setup, pname, f"{pname!r} is not a player ({', '.join(players)})")
+            raise err(setup, pname, f"{_short(pname)} is not a player ({', '.join(players)})")
         spec = spec if spec is not None else LineDict()
         if not isinstance(spec, dict):
             raise err(setup, pname, f"setup.{pname} must be a mapping")
-        for key in spec:
-            if key not in PLAYER_SETUP_KEYS:
-                raise err(
-                    spec, key, f"unknown key {key!r}; known: {', '.join(sorted(PLAYER_SETUP_KEYS))}"
-                )
-        for zone in ("hand", "library", "graveyard", "exile"):
-            cards = spec.get(zone) or []
-            if not isinstance(cards, list):
-                raise err(spec, zone, f"setup.{pname}.{zone} must be a list of card names")
-            for i, card in enumerate(cards):
-                if card not in CARDS:
-                    raise ScenarioError(path, line_of(cards, i), _unknown_card(card))
-        for i, entry in enumerate(spec.get("battlefield") or []):
-            line = line_of(spec.get("battlefield"), i)
-            if isinstance(entry, str):
-                if entry not in CARDS:
-                    raise ScenarioError(path, line, _unknown_card(entry))
-                continue
-            if not isinstance(entry, dict):
-                raise ScenarioError(path, line, "a battlefield entry is a card name or a mapping")
-            for key in entry:
-                if key not in PERMANENT_KEYS:
-                    raise ScenarioError(
-                        path,
-                        line,
-                        f"unknown permanent key {key!r}; "
-                        f"known: {', '.join(sorted(PERMANENT_KEYS))}",
-                    )
-            if "token" in entry:
-                if entry["token"] not in TOKENS:
-                    raise ScenarioError(
-                        path,
-                        line,
-                        f"unknown token {entry['token']!r}; tokens: {', '.join(sorted(TOKENS))}",
-                    )
-            elif entry.get("card") not in CARDS:
-                raise ScenarioError(path, line, _unknown_card(entry.get("card")))
-            if "as" in entry:
-                aliases.add(str(entry["as"]))
-        dungeon = spec.get("dungeon")
-        if dungeon is not None and not (isinstance(dungeon, dict) and "name" in dungeon):
-            raise err(spec, "dungeon", "dungeon must be {name: DUNGEON, room: ROOM}")
+        _check_player_setup(path, pname, spec, aliases)
         if spec.get("initiative"):
             initiative_holders += 1
-        if "life" in spec and not isinstance(spec["life"], int):
-            raise err(spec, "life", "life must be a whole number")
     if initiative_holders > 1:
         raise err(setup, None, "at most one player may have the initiative")
     position = {"turn": dict(turn), "setup": {k: v or {} for k, v in setup.items()}}
-    scenario = Scenario(path, name, seed, list(players), position, aliases=aliases)
+    scenario = Scenario(
+        path, name, seed, list(players), position, aliases=aliases, name_line=line_of(data, "name")
+    )
     script = data.get("script") or LineList()
     if not isinstance(script, list):
         raise err(data, "script", "'script' must be a list of steps")
@@ -212,8 +196,136 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     return scenario
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    """A value quoted in a message, cut short: a hostile file's value may be 10,000 characters or
+    a structure of thousands of entries."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def _check_player_setup(path: str, pname: str, spec: dict, aliases: set[str]) -> None:
+    """One player's `setup`: every value of the type the position builder reads, within the
+    limits of a real game. Types are checked before `in CARDS`: a list there is unhashable."""
+
+    def err(container: Any, key: Any, message: str) -> ScenarioError:
+        return ScenarioError(path, line_of(container, key), message)
+
+    for key in spec:
+        if key not in PLAYER_SETUP_KEYS:
+            raise err(
+                spec,
+                key,
+                f"unknown key {_short(key)}; known: {', '.join(sorted(PLAYER_SETUP_KEYS))}",
+            )
+    where = f"setup.{pname}"
+    for zone, most in MAX_ZONE_CARDS.items():
+        cards = spec.get(zone) or []
+        if not isinstance(cards, list):
+            raise err(spec, zone, f"{where}.{zone} must be a list of card names")
+        if len(cards) > most:
+            raise err(spec, zone, f"{where}.{zone} has {len(cards):,} cards; at most {most}")
+        for i, card in enumerate(cards):
+            if not isinstance(card, str) or card not in CARDS:
+                raise ScenarioError(path, line_of(cards, i), _unknown_card(card))
+    battlefield = spec.get("battlefield") or []
+    if not isinstance(battlefield, list):
+        raise err(spec, "battlefield", f"{where}.battlefield must be a list of permanents")
+    if len(battlefield) > MAX_PERMANENTS:
+        raise err(
+            spec,
+            "battlefield",
+            f"{where}.battlefield has {len(battlefield):,} permanents; at most {MAX_PERMANENTS}",
+        )
+    for i, entry in enumerate(battlefield):
+        _check_permanent(path, entry, line_of(battlefield, i), aliases)
+    dungeon = spec.get("dungeon")
+    if dungeon is not None and not (
+        isinstance(dungeon, dict)
+        and _is_text(dungeon.get("name"))
+        and set(dungeon) <= {"name", "room"}
+        and ("room" not in dungeon or _is_text(dungeon["room"]))
+    ):
+        raise err(spec, "dungeon", "dungeon must be {name: DUNGEON, room: ROOM}")
+    completed = spec.get("completed") or []
+    if not isinstance(completed, list) or not all(_is_text(d) for d in completed):
+        raise err(spec, "completed", "completed must be a list of dungeon names")
+    if len(completed) > MAX_COMPLETED:
+        raise err(
+            spec,
+            "completed",
+            f"{len(completed):,} completed dungeons; at most {MAX_COMPLETED}",
+        )
+    if not isinstance(spec.get("initiative", False), bool | None):
+        raise err(spec, "initiative", "initiative must be true or false")
+    if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_LIFE):
+        raise err(spec, "life", f"life must be a whole number from -{MAX_LIFE:,} to {MAX_LIFE:,}")
+    if "lands_played" in spec and not (
+        _is_int(spec["lands_played"]) and 0 <= spec["lands_played"] <= MAX_LANDS_PLAYED
+    ):
+        raise err(
+            spec,
+            "lands_played",
+            f"lands_played must be a whole number from 0 to {MAX_LANDS_PLAYED}",
+        )
+
+
+def _check_permanent(path: str, entry: Any, line: int, aliases: set[str]) -> None:
+    if isinstance(entry, str):
+        if entry not in CARDS:
+            raise ScenarioError(path, line, _unknown_card(entry))
+        return
+    if not isinstance(entry, dict):
+        raise ScenarioError(path, line, "a battlefield entry is a card name or a mapping")
+    for key in entry:
+        if key not in PERMANENT_KEYS:
+            raise ScenarioError(
+                path,
+                line,
+                f"unknown permanent key {_short(key)}; known: {', '.join(sorted(PERMANENT_KEYS))}",
+            )
+    if "token" in entry:
+        token = entry["token"]
+        if not isinstance(token, str) or token not in TOKENS:
+            raise ScenarioError(
+                path, line, f"unknown token {_short(token)}; tokens: {', '.join(sorted(TOKENS))}"
+            )
+    else:
+        card = entry.get("card")
+        if not isinstance(card, str) or card not in CARDS:
+            raise ScenarioError(path, line, _unknown_card(card))
+    for flag in ("tapped", "sick"):
+        if not isinstance(entry.get(flag, False), bool | None):
+            raise ScenarioError(path, line, f"{flag} must be true or false")
+    for key, most in (("damage", MAX_DAMAGE), ("loyalty", MAX_LOYALTY)):
+        if key in entry and not (_is_int(entry[key]) and 0 <= entry[key] <= most):
+            raise ScenarioError(path, line, f"{key} must be a whole number from 0 to {most:,}")
+    counters = entry.get("counters") or {}
+    if not isinstance(counters, dict) or not all(
+        _is_text(kind) and _is_int(n) and 0 <= n <= MAX_COUNTERS for kind, n in counters.items()
+    ):
+        raise ScenarioError(
+            path,
+            line,
+            f"counters must map a counter's name to how many (0 to {MAX_COUNTERS:,}), "
+            'e.g. {"+1/+1": 2}',
+        )
+    for key in ("as", "attached_to"):
+        if key in entry and not _is_text(entry[key]):
+            raise ScenarioError(path, line, f"{key} must be a name")
+    if "as" in entry:
+        aliases.add(entry["as"])
+
+
 def _unknown_card(name: Any) -> str:
-    return f"unknown card name {name!r} (use the exact English card name)"
+    return f"unknown card name {_short(name)} (use the exact English card name)"
 
 
 def _parse_step(path: str, raw: Any, line: int, players: list[str]) -> Step:
@@ -253,7 +365,7 @@ def _parse_step(path: str, raw: Any, line: int, players: list[str]) -> Step:
     raise ScenarioError(
         path,
         line,
-        f"unknown script step {raw!r}; a step is 'PLAYER: answer', 'resolve', "
+        f"unknown script step {_short(raw)}; a step is 'PLAYER: answer', 'resolve', "
         "'resolve: all', 'advance: STEP', 'check: {...}' or 'concede: PLAYER'",
     )
 
@@ -272,13 +384,13 @@ def _check_expect_keys(path: str, expect: Any, players: list[str]) -> None:
                     raise ScenarioError(
                         path,
                         line_of(value, k),
-                        f"unknown expectation {k!r}; "
+                        f"unknown expectation {_short(k)}; "
                         f"known: {', '.join(sorted(PLAYER_EXPECT_KEYS))}",
                     )
         elif key not in TOP_EXPECT_KEYS:
             raise ScenarioError(
                 path,
                 line_of(expect, key),
-                f"unknown expectation {key!r}; known: players' names and "
+                f"unknown expectation {_short(key)}; known: players' names and "
                 + ", ".join(sorted(TOP_EXPECT_KEYS)),
             )
