@@ -18,17 +18,18 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from game import gc_tuning  # noqa: E402
 from game.bodylimit import BodyLimit  # noqa: E402
-from game.routing import websocket_urlpatterns  # noqa: E402
+from game.routing import AllowedHostValidator, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # Bodies over the limit are refused before Django reads them (game/bodylimit.py).
         "http": BodyLimit(django_asgi_app),
-        # There is no CSRF on websockets: the Origin check is the cross-site defence. The
+        # There is no CSRF on websockets: the Origin check is the cross-site defence. The Host
+        # is checked as HTTP checks it (the socket's absolute links are made from it). The
         # session is attached here and read by the consumer after the handshake (no
         # AuthMiddleware: it would query the database before answering the handshake).
-        "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": AllowedHostValidator(
+            AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

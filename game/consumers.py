@@ -20,6 +20,19 @@ is answered with a sentence in #flash and changes nothing; the connection stays 
 The watch URL (`/ws/game/<code>/watch/`) always serves the spectator's view: both boards, no
 hand, no prompt, and nothing it sends can act.
 
+A spectator costs next to nothing (docs/security.md, "Per client"): a socket known at connect
+time not to hold a seat (the watch URL, an anonymous viewer, someone not seated in a game that
+has both its players) has what it sends refused here, with the services' own sentence, without
+the database; and its board is the one spectator render of that game's state that all the
+spectator sockets of the process share (game/render_batch.py). One client's share of a process
+is bounded: sockets per session and per address (VENTURE_WS_SOCKETS_PER_SESSION, _PER_ADDRESS;
+more are closed with TOO_MANY_SOCKETS and a sentence), and messages through a token bucket per
+session and one per address on top of the connection's (VENTURE_WS_SESSION_RATE, _ADDRESS_RATE).
+
+Absolute links (the invite, the watch link) use the Host the handshake was checked against
+(game/routing.py refuses a Host outside ALLOWED_HOSTS, as HTTP does) and the scheme the browser
+used: the proxy's X-Forwarded-Proto when SECURE_PROXY_SSL_HEADER says a proxy terminates TLS.
+
 The database work and the renders run on a pool of VENTURE_DB_THREADS threads (game/dbpool.py,
 `in_pool`), not on Channels' one thread per process: with PostgreSQL much of an answer or a
 render is waiting for the database, and on one thread every socket of the process queued behind
@@ -47,6 +60,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
+from django.http.request import split_domain_port, validate_host
 from django.utils.html import escape
 
 from . import board, heartbeats, render_batch, services
@@ -63,8 +77,15 @@ _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
 _TICK_MS = re.compile(r'data-ms="\d*"')
 _TICK_FACE = re.compile(r"data-countdown([^>]*>)[^<]*")
 
-# Close codes (4000-4999 are the application's own).
+# Close codes (4000-4999 are the application's own; the htmx ws extension retries none of them).
 NO_SUCH_GAME = 4404
+TOO_MANY_SOCKETS = 4429
+
+# What game.services answers anyone not seated who tries to act ("no_seat"); a spectator's
+# socket is told the same without asking them (tests/web/test_client_limits.py holds the two
+# equal).
+WATCHING = "You are watching this game; only its two players can act."
+SLOW_DOWN = "Too many messages: slow down. What you sent just now was not applied."
 
 
 def _steady(html: str) -> str:
@@ -104,6 +125,129 @@ class RateLimit:
         return False
 
 
+class _Client:
+    """One session's or one address's share of this process: its open sockets and the bucket
+    all their messages draw from."""
+
+    def __init__(self, key: tuple[str, str], per_second: float, burst: float) -> None:
+        self.key = key
+        self.sockets = 0
+        self.rate = RateLimit(per_second, burst)
+
+
+# ("session", key) or ("address", ip) -> its share. An entry lives while it has a socket open.
+# (The event loop alone touches it: no lock.)
+_CLIENTS: dict[tuple[str, str], _Client] = {}
+
+
+def _client_limits(scope: dict[str, Any]) -> list[tuple[tuple[str, str], int, tuple[float, float]]]:
+    """The shares a handshake counts against: its session's (when the browser has one) and its
+    address's. The address is the scope's "client": behind a proxy Daphne sets it from
+    X-Forwarded-For only with --proxy-headers, otherwise every socket is the proxy's."""
+    out = []
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    if key:
+        out.append(
+            (
+                ("session", key),
+                settings.VENTURE_WS_SOCKETS_PER_SESSION,
+                settings.VENTURE_WS_SESSION_RATE,
+            )
+        )
+    client = scope.get("client")
+    if client:
+        out.append(
+            (
+                ("address", str(client[0])),
+                settings.VENTURE_WS_SOCKETS_PER_ADDRESS,
+                settings.VENTURE_WS_ADDRESS_RATE,
+            )
+        )
+    return out
+
+
+def join_clients(scope: dict[str, Any]) -> tuple[list[_Client], str]:
+    """Count a new socket against its session and address: their shares, and "" or why the
+    socket is one too many (then nothing was counted)."""
+    limits = _client_limits(scope)
+    for key, most, _rate in limits:
+        held = _CLIENTS.get(key)
+        if held is not None and held.sockets >= most:
+            who = "this browser" if key[0] == "session" else "your network address"
+            return [], (
+                f"Too many open game pages from {who} (at most {most} at once): close some "
+                "tabs of this site, then reload this page."
+            )
+    shares = []
+    for key, _most, rate in limits:
+        share = _CLIENTS.get(key)
+        if share is None:
+            share = _CLIENTS[key] = _Client(key, *rate)
+        share.sockets += 1
+        shares.append(share)
+    return shares, ""
+
+
+def leave_clients(shares: list[_Client]) -> None:
+    for share in shares:
+        share.sockets -= 1
+        if share.sockets <= 0 and _CLIENTS.get(share.key) is share:
+            del _CLIENTS[share.key]
+
+
+# Host and scheme ---------------------------------------------------------------------------------
+def _header(scope: dict[str, Any], name: str) -> str | None:
+    """A request header as Django's META reads it (names compared with "-" and "_" alike; the
+    first of repeated headers)."""
+    wanted = name.upper().replace("-", "_")
+    for key, value in scope.get("headers") or ():
+        if key.decode("latin-1").upper().replace("-", "_") == wanted:
+            return value.decode("latin-1")
+    return None
+
+
+def request_host(scope: dict[str, Any]) -> str | None:
+    """The host the browser asked for, read as HttpRequest._get_raw_host reads it (the proxy's
+    X-Forwarded-Host only with USE_X_FORWARDED_HOST). None without a Host header: no browser
+    sends that and Daphne refuses it at the handshake; only an in-process test scope lacks it,
+    and its links are then relative."""
+    if settings.USE_X_FORWARDED_HOST:
+        forwarded = _header(scope, "x-forwarded-host")
+        if forwarded:
+            return forwarded
+    return _header(scope, "host")
+
+
+def host_allowed(host: str) -> bool:
+    """Django's HttpRequest.get_host check: the domain in ALLOWED_HOSTS (with DEBUG and no
+    ALLOWED_HOSTS, the variants of localhost)."""
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    domain, _port = split_domain_port(host)
+    return bool(domain) and validate_host(domain, allowed)
+
+
+def page_scheme(scope: dict[str, Any]) -> str:
+    """The page's scheme, by HttpRequest.is_secure's rule (the proxy's header,
+    when SECURE_PROXY_SSL_HEADER names one and it is present, else the connection's scheme)."""
+    proxy = getattr(settings, "SECURE_PROXY_SSL_HEADER", None)
+    if proxy:
+        meta_name, secure_value = proxy
+        value = _header(scope, meta_name.removeprefix("HTTP_"))
+        if value is not None:
+            return "https" if value.split(",", 1)[0].strip() == secure_value else "http"
+    return "https" if scope.get("scheme") in ("wss", "https") else "http"
+
+
+def page_origin(scope: dict[str, Any]) -> str:
+    """The page's origin as the browser sees it, for absolute links ("" without a Host: the
+    links are then relative). The Host was checked at the handshake (game/routing.py)."""
+    host = request_host(scope)
+    return f"{page_scheme(scope)}://{host}" if host else ""
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     game_id: int
     code: str
@@ -112,6 +256,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     player: Player | None = None
     waiting = False
     watching = False  # the watch URL: a spectator's view whoever is logged in
+    # Known not to hold a seat for as long as it is open: messages refused here, board shared.
+    spectator = False
+    shares: list[_Client] = []  # its session's and address's (join_clients)
+    origin = ""  # the page's origin for absolute links (page_origin)
     wake: asyncio.TimerHandle | None = None
     online: frozenset[int] | None = None  # the seats shown as connected (last render or beat)
 
@@ -128,28 +276,43 @@ class GameConsumer(AsyncWebsocketConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         code = self.code = kwargs["code"]
         self.watching = bool(kwargs.get("watch"))
+        # Counted before anything costs: one client may not hold the process's sockets.
+        self.shares, too_many = join_clients(self.scope)
         # The handshake is answered at once, before any database work: when every page of a
         # restarted server reconnects at the same moment, the database calls queue up, and a
         # handshake that waited behind them would time out (Daphne allows 5 s) and be retried.
         # Who the viewer is comes from the session just after (asgi.py: no AuthMiddleware).
         await self.accept()
+        if too_many:
+            # Accepted only to say why on the page (a refused handshake shows nothing and the
+            # browser would retry it); our own close code is not retried.
+            await self.send(text_data=flash_html(too_many))
+            await self.close(code=TOO_MANY_SOCKETS)
+            return
+        self.origin = page_origin(self.scope)
         found = await self._find(code)
         if found is None:
             # Say why, then close with our own code: the browser does not retry it.
             await self.send(text_data=GONE_HTML)
             await self.close(code=NO_SUCH_GAME)
             return
-        self.game_id, self.group, self.player = found
+        self.game_id, self.group, self.player, status = found
         if self.watching:
             self.player = None
         self.sent: dict[str, str] = {}  # each fragment as last sent, in its steady form
         self.send_lock = asyncio.Lock()
         self.rate = RateLimit(settings.VENTURE_WS_RATE_PER_SECOND, settings.VENTURE_WS_BURST)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        seat = await in_pool(services.viewer_connected)(
-            self.game_id, self.player, self.channel_name
-        )
+        seat = None  # no player, no seat: nothing to ask the database
+        if self.player is not None:
+            seat = await in_pool(services.viewer_connected)(
+                self.game_id, self.player, self.channel_name
+            )
         self.seat_id = seat.pk if seat else None
+        # Nobody gains a seat once a game has both its players, and this socket's viewer is
+        # fixed at connect: without a seat now it never acts. (Someone not seated in an open
+        # game may still join it: that socket keeps the services' checks and its own render.)
+        self.spectator = self.seat_id is None and (self.player is None or status != Game.OPEN)
         await self.send_board()
         # The process's heartbeat keeps this connection's row fresh (game/heartbeats.py).
         heartbeats.join(self)
@@ -171,6 +334,8 @@ class GameConsumer(AsyncWebsocketConsumer):
             heartbeats.leave(self)  # the game was cancelled: nothing to redraw any more
 
     async def disconnect(self, code: int) -> None:
+        shares, self.shares = self.shares, []
+        leave_clients(shares)
         if not hasattr(self, "group"):
             return
         heartbeats.leave(self)
@@ -181,11 +346,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             await in_pool(services.viewer_disconnected)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.rate.allow():
+        # This connection's bucket, then its session's and its address's: each socket under
+        # its own limit must not add up to a flood from one client.
+        if not (self.rate.allow() and all(share.rate.allow() for share in self.shares)):
             if self.rate.should_warn():
-                await self.flash(
-                    "Too many messages: slow down. What you sent just now was not applied."
-                )
+                await self.flash(SLOW_DOWN)
             return
         if text_data is None:
             await self.flash("That message was not understood (send text: a JSON object).")
@@ -203,6 +368,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             action = parse_action(data)
         except BadAction as e:
             await self.flash(str(e))
+            return
+        if self.spectator:
+            # What the services would answer after locking the game row: said without them.
+            await self.flash(WATCHING)
             return
         try:
             await in_pool(perform)(self.game_id, self.player, action)
@@ -287,32 +456,31 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     # database -----------------------------------------------------------------------------------
     @in_pool
-    def _find(self, code: str) -> tuple[int, str, Player | None] | None:
-        """The game, its group and the viewer's Player (from the session: the same check of the
-        session's user and its auth hash as a page's request)."""
+    def _find(self, code: str) -> tuple[int, str, Player | None, str] | None:
+        """The game, its group, the viewer's Player (from the session: the same check of the
+        session's user and its auth hash as a page's request) and the game's status."""
         game = Game.objects.filter(code=code).first()
         if game is None:
             return None
         user = auth.get_user(SimpleNamespace(session=self.scope["session"]))
-        return game.pk, game.group_name, services.player_for_user(user)
+        return game.pk, game.group_name, services.player_for_user(user), game.status
 
     async def _render(self, whole: bool) -> board.Rendered:
-        # With the game's other pages that ask at the same moment (game/render_batch.py).
+        # With the game's other pages that ask at the same moment (game/render_batch.py). A
+        # spectator's board is the shared one: made for no viewer and without a CSRF token (it
+        # has no form that posts), so nothing of this socket's viewer can be in it.
+        if self.spectator:
+            return await render_batch.render(
+                self.game_id, None, whole=whole, csrf_token=None, base_url=self.origin, shared=True
+            )
         cookies = self.scope.get("cookies") or {}
         return await render_batch.render(
             self.game_id,
             self.player,
             whole=whole,
             csrf_token=cookies.get(settings.CSRF_COOKIE_NAME),
-            base_url=self.base_url(),
+            base_url=self.origin,
         )
-
-    def base_url(self) -> str:
-        """The page's origin as the browser sees it, for absolute links (the invite)."""
-        headers = dict(self.scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin-1")
-        scheme = "https" if self.scope.get("scheme") == "wss" else "http"
-        return f"{scheme}://{host}" if host else ""
 
 
 GONE_HTML = (

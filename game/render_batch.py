@@ -13,18 +13,32 @@ waiting requests when it begins, under a lock), so a page never gets a render ol
 moment it asked. With PostgreSQL and two processes the players of a game are usually on
 different processes, so this mostly helps the embedded default and spectators
 (docs/performance.md, change 32).
+
+A spectator's board is the same for every spectator (`shared`): made for no viewer, without a
+CSRF token (a spectator's view has no form that posts) and with the page's origin for its
+links, it has nothing of anyone's in it. So all the spectator pages of a batch get one render,
+and the render is kept (`_SHARED`, one per game and origin) for the next batches while what it
+was made from is unchanged: the game's and its seats' rows as read, who is connected, and, for
+what time changes, until its next redraw is due (a countdown, a clock at zero) or, while a
+chess clock runs, for SHARED_WHILE_CLOCK_RUNS seconds (the page ticks the clock itself). Each
+batch still reads the game (one query), so a page never gets a render of a state older than the
+moment it asked; what it saves is the render, the bulk of the cost of a page.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import board
+from django.db.models import Model
+
+from . import board, services
 from .dbpool import in_pool
-from .models import Player
+from .models import Game, Player, Seat
 
 
 @dataclass
@@ -37,6 +51,7 @@ class Request:
     csrf_token: str | None
     base_url: str
     done: asyncio.Future[board.Rendered] = field(repr=False)
+    shared: bool = False  # a spectator's page: the shared render (viewer and token are None)
 
 
 @dataclass
@@ -51,12 +66,22 @@ _RUNNING: set[asyncio.Task[None]] = set()  # (a reference to each running batch'
 
 
 async def render(
-    game_id: int, viewer: Player | None, *, whole: bool, csrf_token: str | None, base_url: str
+    game_id: int,
+    viewer: Player | None,
+    *,
+    whole: bool,
+    csrf_token: str | None,
+    base_url: str,
+    shared: bool = False,
 ) -> board.Rendered:
     """This page's board, rendered in a pool call shared with the other pages of the game that
-    ask meanwhile. Raises what the render raised (Game.DoesNotExist: the game is gone)."""
+    ask meanwhile. `shared`: a spectator's page, which gets the spectator render shared by all
+    of them (`viewer` and `csrf_token` must then be None). Raises what the render raised
+    (Game.DoesNotExist: the game is gone)."""
+    if shared and (viewer is not None or csrf_token is not None):
+        raise ValueError("a shared render is made for no viewer and without a CSRF token")
     loop = asyncio.get_running_loop()
-    request = Request(viewer, whole, csrf_token, base_url, loop.create_future())
+    request = Request(viewer, whole, csrf_token, base_url, loop.create_future(), shared)
     with _LOCK:
         batch = _WAITING.get(game_id)
         first = batch is None
@@ -108,7 +133,11 @@ def _render_all(game_id: int, batch: _Batch) -> list[tuple[Request, Any]]:
     requests = _take(game_id, batch)
     game, seats = board.load_board(game_id)
     out: list[tuple[Request, Any]] = []
+    spectators: dict[str, list[Request]] = {}
     for request in requests:
+        if request.shared:
+            spectators.setdefault(request.base_url, []).append(request)
+            continue
         try:
             rendered = board.render_board(
                 game,
@@ -122,4 +151,87 @@ def _render_all(game_id: int, batch: _Batch) -> list[tuple[Request, Any]]:
             out.append((request, e))
         else:
             out.append((request, rendered))
+    for base_url, pages in spectators.items():
+        result: Any
+        try:
+            result = _spectator_render(game, seats, base_url, any(r.whole for r in pages))
+        except Exception as e:  # noqa: BLE001 - handed to those pages' consumers
+            result = e
+        out.extend((request, result) for request in pages)
     return out
+
+
+# the spectators' shared render ---------------------------------------------------------------
+SHARED_WHILE_CLOCK_RUNS = 0.25  # seconds a render with a running chess clock is reused
+SHARED_GAMES = 512  # renders kept (one per game and origin), the least recently used dropped
+
+
+@dataclass
+class _Shared:
+    state: tuple[Any, ...]  # what it was made from (_state)
+    rendered: board.Rendered
+    fresh_until: float  # monotonic time after which it is made again (inf: while `state` holds)
+
+
+_SHARED: OrderedDict[tuple[int, str], _Shared] = OrderedDict()
+_SHARED_LOCK = threading.Lock()  # (the pool may have several threads)
+renders_made = 0  # spectator renders made by this process (the tests count them)
+
+
+def _row(obj: Model) -> tuple[Any, ...]:
+    """The values of a row as read (the fields loaded: the board defers the bulky ones)."""
+    loaded = obj.__dict__
+    return tuple(loaded[f.attname] for f in obj._meta.concrete_fields if f.attname in loaded)
+
+
+def _state(game: Game, seats: list[Seat] | None) -> tuple[Any, ...]:
+    """Everything besides the clock that a spectator's board is made from: the game's row (its
+    version among it), each seat's and player's row, and since when each seat has been away
+    (None: connected), which moves only when a connection comes, goes or expires. The engine's
+    state is the version's."""
+    if seats is None:
+        return (_row(game),)
+    away = services.timings(game, seats)
+    return (
+        _row(game),
+        *((_row(s), _row(s.player), away[s.pk].absent_since) for s in seats),
+    )
+
+
+def _spectator_render(
+    game: Game, seats: list[Seat] | None, base_url: str, whole: bool
+) -> board.Rendered:
+    """The spectators' board of this state, from the kept render when it still holds."""
+    global renders_made
+    key = (game.pk, base_url)
+    state = _state(game, seats)
+    now = time.monotonic()
+    with _SHARED_LOCK:
+        kept = _SHARED.get(key)
+        if (
+            kept is not None
+            and kept.state == state
+            and now < kept.fresh_until
+            and (kept.rendered.board is not None or not whole)
+        ):
+            _SHARED.move_to_end(key)
+            return kept.rendered
+    rendered = board.render_board(
+        game, None, whole=whole, csrf_token=None, base_url=base_url, seats=seats
+    )
+    fresh_until = float("inf")
+    if game.status != Game.ACTIVE or seats is None:
+        # Kept for this batch only: an open game's page is small, and a finished one's shows a
+        # rematch once there is one, which is not in the rows read here.
+        fresh_until = now
+    if rendered.wake_in is not None:  # time alone changes this page then
+        fresh_until = min(fresh_until, now + rendered.wake_in)
+    if game.has_clock and game.clock_since is not None:
+        fresh_until = min(fresh_until, now + SHARED_WHILE_CLOCK_RUNS)
+    with _SHARED_LOCK:
+        renders_made += 1
+        _SHARED[key] = _Shared(state, rendered, fresh_until)
+        _SHARED.move_to_end(key)
+        while len(_SHARED) > SHARED_GAMES:
+            _SHARED.popitem(last=False)
+    return rendered

@@ -27,6 +27,13 @@ Environment:
                           the countdown (default 5: a reload is not news)
     VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
                           (default "20/40"); more are refused with a message, not applied
+    VENTURE_WS_SOCKETS_PER_SESSION, VENTURE_WS_SOCKETS_PER_ADDRESS  websockets one browser
+                          session / one client address may hold open on a process at once
+                          (default 16 and 64: tabs; a LAN behind one address); more are closed
+                          with code 4429 and a sentence on the page
+    VENTURE_WS_SESSION_RATE, VENTURE_WS_ADDRESS_RATE  messages all the sockets of one session /
+                          one address may send together: "per_second/burst" (default "20/40"
+                          and "100/200"), on top of VENTURE_WS_RATE
     VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
                           (default 1; each holds its own database connection)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
@@ -225,6 +232,20 @@ _rate, _, _burst = os.environ.get("VENTURE_WS_RATE", "20/40").partition("/")
 VENTURE_WS_RATE_PER_SECOND = float(_rate)
 VENTURE_WS_BURST = float(_burst or _rate)
 VENTURE_WS_MAX_MESSAGE_BYTES = 32 * 1024
+
+
+def _rate_setting(name: str, default: str) -> tuple[float, float]:
+    rate, _, burst = os.environ.get(name, default).partition("/")
+    return float(rate), float(burst or rate)
+
+
+# One client's share of a process (docs/security.md, "Per client"): sockets per browser session
+# and per client address (a LAN party shares one address, hence the larger figure), and a token
+# bucket of messages shared by all the sockets of a session, and one by all those of an address.
+VENTURE_WS_SOCKETS_PER_SESSION = int(os.environ.get("VENTURE_WS_SOCKETS_PER_SESSION", "16"))
+VENTURE_WS_SOCKETS_PER_ADDRESS = int(os.environ.get("VENTURE_WS_SOCKETS_PER_ADDRESS", "64"))
+VENTURE_WS_SESSION_RATE = _rate_setting("VENTURE_WS_SESSION_RATE", "20/40")
+VENTURE_WS_ADDRESS_RATE = _rate_setting("VENTURE_WS_ADDRESS_RATE", "100/200")
 # The websockets' database work and renders run on this many threads per process
 # (game/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads only
 # contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,
