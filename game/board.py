@@ -422,6 +422,7 @@ def board_context(
         "spectator": my_seat is None,
         "ws_url": f"/ws/game/{game.code}/",
         "urls": urls,
+        "position_file": game.position_file_open_to(viewer),
         "invite_link": base_url + urls["game"],
         "watch_link": base_url + urls["watch"],
         "wake_in": None,

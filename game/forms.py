@@ -311,14 +311,35 @@ class SignUpForm(forms.Form):
 
 
 class SetPasswordForm(forms.Form):
-    """A guest keeps their player and history by choosing a username and password."""
+    """A guest keeps their player and history by choosing a username and password. An account
+    that has a password must give it to change either: a session held for a moment (an
+    unlocked computer, a stolen cookie) must not be enough to lock the owner out for good."""
 
+    current_password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        label="Current password",
+        strip=False,
+    )
     username = forms.CharField(max_length=150)
-    password = forms.CharField(widget=forms.PasswordInput)
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        label="New password",
+        strip=False,
+    )
+
+    field_order = ["current_password", "username", "password"]
 
     def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        if not user.has_usable_password():  # a guest has no password to give
+            del self.fields["current_password"]
+
+    def clean_current_password(self) -> str:
+        given = self.cleaned_data["current_password"]
+        if not self.user.check_password(given):
+            raise forms.ValidationError("That is not your current password.")
+        return given
 
     def clean_username(self) -> str:
         name = self.cleaned_data["username"].strip()

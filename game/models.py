@@ -106,6 +106,17 @@ class Game(models.Model):
     def has_clock(self) -> bool:
         return self.clock_seconds > 0
 
+    def position_file_open_to(self, player: Player | None) -> bool:
+        """Whether `player` may download the scenario file this game started from. The file
+        holds both hands and both libraries in order, so while the game runs only its uploader
+        (who wrote it) may; once the game is over, anyone with the link. A rematch replays a
+        file that was open to everyone when the first game ended."""
+        if not self.is_scenario:
+            return False
+        if self.status == self.FINISHED or self.rematch_of_id is not None:
+            return True
+        return player is not None and player.pk == self.created_by_id
+
 
 class Seat(models.Model):
     """One of the two places at a game: who sits there, with which deck, and their pace."""

@@ -24,7 +24,6 @@ import copy
 import json
 import logging
 import math
-import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -46,7 +45,8 @@ from game.engine.dungeon import DungeonError, dungeon_from_dict
 from game.engine.game import Game as Engine
 from game.engine.game import GameSetup
 from game.engine.position import PositionError
-from game.engine.priority import nothing_to_do_but_pass
+from game.engine.rng import new_secret_seed
+from game.engine.stops import stops_at
 from game.scenario.loader import Scenario, ScenarioError, parse_scenario
 
 from . import dbpool
@@ -168,7 +168,7 @@ def engine_setup(game: Game) -> GameSetup:
         raise ActionRefused("This game has not started yet.", "not_started")
     return GameSetup(
         players=list(s["players"]),
-        seed=int(s["seed"]),
+        seed=s["seed"] if isinstance(s["seed"], str) else int(s["seed"]),
         decks={k: list(v) for k, v in s["decks"].items()},
         dungeons={d["name"]: dungeon_from_dict(d) for d in s["dungeons"]},
         position=copy.deepcopy(s["position"]),
@@ -500,7 +500,9 @@ def _start(game: Game) -> Engine:
         seat.save(update_fields=["engine_name"])
     setup: dict[str, Any] = {
         "players": names,
-        "seed": secrets.randbits(31),
+        # Every game between people gets a fresh secret, a scenario-started one too (the
+        # file's own `seed` is for `manage.py scenario`): nothing a player sees narrows it.
+        "seed": new_secret_seed(),
         "decks": {name: list(seat.deck) for seat, name in zip(seats, names, strict=True)},
         "dungeons": game.dungeons or dungeon_dicts_in_play(),
         "position": None,
@@ -509,7 +511,6 @@ def _start(game: Game) -> Engine:
     if game.is_scenario:
         scenario = parse_scenario(game.scenario_text, game.scenario_name or "scenario")
         mapping = dict(zip(scenario.players, names, strict=True))
-        setup["seed"] = scenario.seed
         setup["decks"] = {}
         setup["position"] = _rename_position(scenario.position, mapping)
     game.setup = setup
@@ -937,8 +938,8 @@ def _auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
         else:
             seat.pass_stack = stack_now
             return "pass"
-    if not seat.full_control and nothing_to_do_but_pass(d):
-        return "pass"
+    if not seat.full_control and not stops_at(engine.state, d):
+        return "pass"  # from public information only, never from the hand (engine/stops.py)
     return None
 
 

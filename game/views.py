@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model, login, logout, update_session_au
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -300,10 +300,17 @@ def cancel_game(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def scenario_file(request: HttpRequest, code: str) -> HttpResponse:
-    """The scenario a game started from, to attach to a bug report."""
+    """The scenario a game started from, to attach to a bug report: for its uploader while the
+    game runs, for anyone once it is over (`Game.position_file_open_to`)."""
     game = get_object_or_404(Game, code=code)
     if not game.is_scenario:
         raise Http404("This game did not start from a scenario.")
+    if not game.position_file_open_to(current_player(request)):
+        return HttpResponseForbidden(
+            "The position file holds both hands and both libraries: while the game runs only "
+            "the player who uploaded it may download it. Everyone may once the game is over.",
+            content_type="text/plain; charset=utf-8",
+        )
     response = HttpResponse(game.scenario_text, content_type="text/yaml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="venture-{game.code}.yaml"'
     return response

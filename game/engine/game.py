@@ -30,7 +30,7 @@ class GameSetup:
     """Everything a game is built from besides the answers."""
 
     players: list[str]
-    seed: int = 0
+    seed: int | str = 0  # a secret (rng.new_secret_seed) or a whole number (rng.make_rng)
     decks: dict[str, list[str]] = field(default_factory=dict)
     dungeons: dict[str, DungeonSpec] = field(default_factory=dict)
     position: dict[str, Any] | None = None  # a scenario setup (see position.py)

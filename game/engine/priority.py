@@ -63,12 +63,6 @@ def _priority_options(g: GameState, player: str) -> list[Option]:
     return options
 
 
-def nothing_to_do_but_pass(d: Decision) -> bool:
-    """A priority decision whose only options are passing and mana abilities: the pace feature
-    may pass for the player (mana is only worth making when something can spend it)."""
-    return d.kind == "priority" and all(o.id == "pass" or o.data == "mana" for o in d.options)
-
-
 def priority_decision(g: GameState, player: str) -> Decision:
     # Listed only when someone looks (a page, the pace feature, a bot): passing is always
     # possible (CR 117.3), and a replayed log passes far more often than it acts.

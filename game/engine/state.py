@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards.base import CardDef, Step, TargetSpec
+from .rng import make_rng
 
 if TYPE_CHECKING:
     from .dungeon import DungeonSpec
@@ -203,10 +204,10 @@ class _Reading:
 class GameState:
     """Everything about one game. Rules live in the modules named for them, not here."""
 
-    def __init__(self, player_names: list[str], seed: int, dungeons: dict[str, DungeonSpec]):
+    def __init__(self, player_names: list[str], seed: int | str, dungeons: dict[str, DungeonSpec]):
         self.players = [Player(n) for n in player_names]
         self.by_name = {p.name: p for p in self.players}
-        self.rng = random.Random(seed)
+        self.rng: random.Random = make_rng(seed)
         self.dungeons = dungeons
         self.battlefield: list[Obj] = []
         self.stack: list[StackItem] = []

@@ -25,14 +25,15 @@ def make_player(name: str, *, guest: bool = False) -> Player:
 
 
 def start_game(host: Player, guest: Player, *, seed: int | None = None) -> Game:
-    """A game between the two seed decks. With a seed the shuffle is that seed's (a game starts
-    from secrets.randbits otherwise): a test whose checks need a game of some length, or that
-    plays random answers, gives one so that it plays the same game on every run."""
+    """A game between the two seed decks. With a seed the shuffle is that whole-number seed's (a
+    game starts from a fresh secret otherwise, `rng.new_secret_seed`): a test whose checks need a
+    game of some length, or that plays random answers, gives one so that it plays the same game
+    on every run."""
     game = services.create_game(host, deck_name="Varis", deck=list(GREEN_WHITE_VARIS))
     if seed is None:
         services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
     else:
-        with mock.patch.object(services.secrets, "randbits", return_value=seed):
+        with mock.patch.object(services, "new_secret_seed", return_value=seed):
             services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
     game.refresh_from_db()
     return game
@@ -74,3 +75,19 @@ def answer(game: Game, player: Player, label: str | list[str]) -> Game:
         services.submit_answer(game.pk, player, option_id(game, label), version=game.version)
     game.refresh_from_db()
     return game
+
+
+def passes(game: Game, player: Player) -> Game:
+    """`player` passes priority for as long as they are the one asked: the pace feature stops a
+    player holding cards whenever the opponent puts something on the stack (engine/stops.py)."""
+    game.refresh_from_db()
+    while (d := pending(game)) is not None and (d.player, d.kind) == (
+        seat_name(game, player),
+        "priority",
+    ):
+        game = answer(game, player, "pass")
+    return game
+
+
+def seat_name(game: Game, player: Player) -> str:
+    return game.seats.get(player=player).engine_name

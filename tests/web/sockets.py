@@ -14,7 +14,7 @@ from django.test import Client
 from game.asgi import application
 from game.models import Game
 
-from .helpers import make_player, option_id, start_position
+from .helpers import make_player, option_id, pending, start_position
 
 ORIGIN = (b"origin", b"http://testserver")
 
@@ -100,3 +100,14 @@ async def answer(sock: Socket, game: Game, label: str, **extra) -> None:  # noqa
     await db(game.refresh_from_db)()
     oid = await db(option_id)(game, label)
     await sock.send(action="answer", option=oid, version=str(game.version), **extra)
+
+
+async def passes(sock: Socket, game: Game, name: str) -> str:
+    """The seat named `name` passes priority on `sock` for as long as it is the one asked (the
+    pace feature stops a player holding cards when the opponent puts something on the stack);
+    returns the frames that socket received meanwhile."""
+    got = []
+    while (d := await db(pending)(game)) is not None and (d.player, d.kind) == (name, "priority"):
+        await answer(sock, game, "pass")
+        got.append(await sock.drain())
+    return "\n".join(got)

@@ -18,7 +18,7 @@ from django.test import Client
 
 from game import services
 
-from .helpers import make_player, option_id, start_game, start_position
+from .helpers import make_player, option_id, passes, start_game, start_position
 from .sockets import answer, connect, db, players_and_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +63,8 @@ async def test_a_socket_of_someone_not_seated_never_receives_a_seats_view():
     ]
     for label in ("cast Keen-Eared Sentry", "Lost Mine of Phandelver"):
         await answer(a, game, label)
+        await a.drain()
+        await db(passes)(game, bob)  # bob holds cards: asked about what alice put on the stack
         await a.drain()
         for w in watchers:
             await w.drain()

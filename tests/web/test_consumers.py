@@ -9,7 +9,8 @@ import re
 import pytest
 
 from .helpers import make_player, option_id, pending
-from .sockets import Socket, answer, connect, db, players_and_game
+from .helpers import passes as passes_for
+from .sockets import Socket, answer, connect, db, passes, players_and_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -35,6 +36,10 @@ async def test_an_action_updates_both_seats_and_the_opponent_sees_the_choice_nam
 
     await answer(a, game, "cast Keen-Eared Sentry")
     mine, theirs = await a.drain(), await b.drain()
+    # Bob holds cards, so he is asked about the spell and Varis's trigger (engine/stops.py).
+    assert "bob has priority" in mine
+    theirs += await passes(b, game, "bob")
+    mine += await a.drain()
 
     # Alice chooses a dungeon on the three maps; bob is told what she is doing and sees the
     # same maps without buttons.
@@ -57,21 +62,28 @@ async def test_the_marker_and_the_fork_appear_on_both_pages():
     await answer(a, game, "cast Keen-Eared Sentry")
     await a.drain()
     await b.drain()
+    await passes(b, game, "bob")
+    await a.drain()
     await answer(a, game, "Lost Mine of Phandelver")
     await a.drain()
     theirs = await b.drain()
     assert 'data-room="Cave Entrance"' in theirs and "venture-marker" in theirs
     assert theirs.count('class="room reachable"') == 2  # the next rooms, highlighted
 
+    await passes(b, game, "bob")  # Cave Entrance's ability on the stack
+    await a.drain()
     # Cave Entrance: scry 1 (keep the card on top), then the Dungeon Map ventures to the fork.
     d = await db(pending)(game)
     assert d.kind == "scry"
     await db(game.refresh_from_db)()
     await a.send(action="answer", multi="1", version=str(game.version))
     await a.drain()
+    await passes(b, game, "bob")  # the Sentry spell, still on the stack
+    await a.drain()
     await answer(a, game, "activate Dungeon Map: {3}, {T}")
     mine = await a.drain()
-    theirs = await b.drain()
+    theirs = await b.drain() + await passes(b, game, "bob")  # the map's ability on the stack
+    mine += await a.drain()
     assert 'data-kind="choose_room"' in mine
     assert mine.count('class="room reachable choice"') == 2
     assert "alice is choosing a room" in theirs
@@ -149,6 +161,7 @@ async def test_a_reconnect_receives_the_current_view_with_the_prompt():
     a = await connect(game, alice)
     await answer(a, game, "cast Keen-Eared Sentry")
     await a.drain()
+    await db(passes_for)(game, bob)
     await a.close()
 
     again = await connect(game, alice)
@@ -188,6 +201,8 @@ async def test_no_frame_to_a_seat_names_a_card_in_the_other_hand():
         await answer(a, game, label, **kw)
         await a.drain()
         await b.drain()
+        await passes(b, game, "bob")  # bob holds cards: asked about what alice put on the stack
+        await a.drain()
 
     await step("cast Keen-Eared Sentry")
     await step("Lost Mine of Phandelver")
@@ -195,13 +210,22 @@ async def test_no_frame_to_a_seat_names_a_card_in_the_other_hand():
     await a.send(action="answer", multi="1", version=str(game.version))  # scry: keep on top
     await a.drain()
     await b.drain()
+    await passes(b, game, "bob")
+    await a.drain()
     await step("activate Dungeon Map: {3}, {T}")
     await step("Goblin Lair")
-    # Alice passes the turn; bob (no lands, nothing to do) is passed for, draws, passes.
+    # Alice passes the turn; bob draws and passes his turn.
     await db(game.refresh_from_db)()
     await a.send(action="pace", pass_until="my_turn", version=str(game.version))
     await a.drain()
     await b.drain()
+    # Bob holds cards: he is asked in alice's end step and in his own main phase; he passes
+    # his turn away too.
+    for _ in range(2):
+        await db(game.refresh_from_db)()
+        await b.send(action="pace", pass_until="my_turn", version=str(game.version))
+        await a.drain()
+        await b.drain()
     await db(game.refresh_from_db)()
     assert game.version > 20
     d = await db(pending)(game)

@@ -107,7 +107,7 @@ async def wait_reply(sock: Socket, timeout: float = 10) -> str:
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_no_frame_names_a_card_its_viewer_may_not_know(seed, monkeypatch):
     # The game's shuffle seed too, so a failure replays exactly.
-    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 1000 + seed)
+    monkeypatch.setattr(services, "new_secret_seed", lambda: 1000 + seed)
     alice = await db(make_player)("alice")
     bob = await db(make_player)("bob")
     carol = await db(make_player)("carol")

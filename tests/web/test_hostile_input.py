@@ -13,7 +13,7 @@ from game.asgi import application
 from game.models import ActionReceipt, Game, GameAction
 
 from .helpers import option_id, pending
-from .sockets import ORIGIN, answer, connect, db, players_and_game, session_cookie
+from .sockets import ORIGIN, answer, connect, db, passes, players_and_game, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -138,7 +138,9 @@ async def test_an_oversized_message_is_refused_unread_and_the_socket_stays_open(
     await a.comm.send_to(text_data=big)
     assert "too large" in flash(await a.drain(0.1))
     await answer(a, game, "cast Keen-Eared Sentry")
-    assert 'data-kind="choose_dungeon"' in await a.drain()
+    assert 'data-kind="priority"' in await a.drain()  # bob is asked about the spell
+    await db(game.refresh_from_db)()
+    assert game.version > 0
     await a.close()
 
 
@@ -150,6 +152,8 @@ async def test_options_from_an_earlier_decision_and_answers_for_the_other_seat_a
     await answer(a, game, "cast Keen-Eared Sentry")
     await a.drain()
     await b.drain()
+    await passes(b, game, "bob")  # bob holds cards: asked about the spell on the stack
+    await a.drain()
     before = await snapshot(game)
     d = await db(pending)(game)
     assert d.kind == "choose_dungeon"

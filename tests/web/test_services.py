@@ -15,6 +15,7 @@ from .helpers import (
     answer,
     make_player,
     option_id,
+    passes,
     pending,
     position_text,
     start_game,
@@ -79,7 +80,9 @@ def test_a_scenario_position_maps_the_host_to_its_first_player(bob):
     host = make_player("Hostess")
     game = start_position(host, bob, "varis_fork.yaml")
     assert game.setup["players"] == ["Hostess", "bob"]
-    assert game.setup["seed"] == 4
+    # A game between people gets a fresh secret, a scenario-started one too (the file's
+    # `seed: 4` is for `manage.py scenario`).
+    assert game.setup["seed"].startswith("k256:") and game.setup["seed"] != 4
     with services.reading(game) as engine:
         view = engine.view_for("Hostess")
     assert view["turn"]["active"] == "Hostess"
@@ -101,13 +104,18 @@ def test_a_bad_scenario_is_refused_with_its_line_number():
 def test_an_answer_is_applied_logged_and_replayable(alice, bob):
     game = start_position(alice, bob, "varis_fork.yaml")
     answer(game, alice, "cast Keen-Eared Sentry")
+    # Bob holds cards: he is asked about alice's spell and Varis's trigger on the stack.
+    passes(game, bob)
 
-    # Varis's trigger resolved after both auto-passed: alice now chooses a dungeon.
+    # Varis's trigger resolved: alice now chooses a dungeon.
     d = pending(game)
     assert (d.player, d.kind) == ("alice", "choose_dungeon")
     actions = list(game.actions.order_by("index"))
     assert actions[0].answer.startswith("cast:") and not actions[0].auto
-    assert all(a.auto and a.answer == "pass" for a in actions[1:])
+    assert all(a.answer == "pass" for a in actions[1:])
+    bobs = [a for a in actions if a.seat.player_id == bob.pk]
+    assert bobs and not any(a.auto for a in bobs)
+    assert all(a.auto for a in actions[1:] if a.seat.player_id == alice.pk)
     assert game.version == len(actions)
 
     with services.reading(game) as cached:
@@ -174,13 +182,30 @@ def test_the_group_hears_the_new_version_after_commit(
     assert message["answers"][0][0] == "alice"
 
 
-def test_default_pace_passes_only_for_a_player_who_cannot_act(alice, bob):
+def test_default_pace_stops_on_what_both_players_can_see(alice, bob):
     game = start_position(alice, bob, "varis_fork.yaml")
-    # Bob has no lands: every priority he gets is passed for him; alice is asked.
     answer(game, alice, "cast Keen-Eared Sentry")
+    # Bob has no lands, so he can cast nothing, but he holds three cards: he is asked about
+    # alice's spell all the same (stopping only when he could act would tell alice so).
+    d = pending(game)
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert [o.label for o in d.options] == ["pass"]
+    # Alice's own priority with her spell on top was passed for her.
     auto = list(game.actions.filter(auto=True).select_related("seat"))
-    assert auto and {a.seat.engine_name for a in auto} <= {"alice", "bob"}
-    assert any(a.seat.engine_name == "bob" for a in auto)
+    assert auto and {a.seat.engine_name for a in auto} == {"alice"}
+
+
+def test_a_player_with_an_empty_hand_and_nothing_to_activate_is_passed_for(alice, bob):
+    text = position_text("varis_fork.yaml").replace(
+        "    hand: [Power Word Kill, Acererak the Archlich, Zombie Ogre]\n", "    hand: []\n"
+    )
+    scenario = services.check_scenario(text, "empty_hand.yaml")
+    game = services.create_game(alice, scenario=scenario)
+    services.join_game(game.pk, bob)
+    game = answer(game, alice, "cast Keen-Eared Sentry")
+    d = pending(game)
+    assert (d.player, d.kind) == ("alice", "choose_dungeon")
+    assert any(a.auto for a in game.actions.filter(seat__player=bob))
 
 
 def test_full_control_stops_automatic_passes(alice, bob):
@@ -200,11 +225,22 @@ def test_pass_until_my_next_turn(alice, bob):
     services.set_pace(game.pk, alice, pass_until=Seat.PASS_MY_TURN)
     game.refresh_from_db()
     d = pending(game)
-    # Alice passed the rest of turn 3; bob's turn 4 passed for him (no lands); alice is asked
-    # again in her own turn 5, where she can play.
+    # Alice passes the rest of turn 3; bob holds cards, so he is asked in her end step.
+    with services.reading(game) as engine:
+        assert (engine.state.turn, engine.state.step) == (3, "end")
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert Seat.objects.get(game=game, player=alice).pass_until == Seat.PASS_MY_TURN
+    # Bob passes; in his own turn 4 he is asked in his main phase (he holds cards); he passes
+    # the turn away and alice is asked again in her own turn 5, where she can play.
+    game = answer(game, bob, "pass")
+    with services.reading(game) as engine:
+        assert (engine.state.turn, engine.state.step) == (4, "precombat_main")
+    assert pending(game).player == "bob"
+    services.set_pace(game.pk, bob, pass_until=Seat.PASS_MY_TURN)
+    game.refresh_from_db()
     with services.reading(game) as engine:
         assert engine.state.turn == 5 and engine.state.active == "alice"
-    assert d.player == "alice"
+    assert pending(game).player == "alice"
     assert Seat.objects.get(game=game, player=alice).pass_until == ""
 
 
@@ -249,12 +285,12 @@ def test_completing_a_dungeon_is_recorded(alice, bob):
     answer(game, alice, "cast Keen-Eared Sentry")
     # Venture: Dark Pool leads only to the Temple, so nothing is asked; the Temple's ability
     # resolves after both pass and the dungeon is completed (CR 704.5t).
-    for _ in range(5):
+    for _ in range(10):
         if CompletedDungeon.objects.exists():
             break
         d = pending(game)
-        assert d.player == "alice" and d.kind == "priority", d
-        answer(game, alice, "pass")
+        assert d.kind == "priority", d
+        answer(game, alice if d.player == "alice" else bob, "pass")
     done = CompletedDungeon.objects.get()
     assert (done.player, done.game, done.dungeon, done.turn) == (
         alice,

@@ -13,7 +13,7 @@ from game import services
 from game.decks import STARTER_DECKS
 from game.models import CompletedDungeon, Game, Player
 
-from .helpers import make_player, option_id, position_text, start_game, start_position
+from .helpers import make_player, option_id, passes, position_text, start_game, start_position
 
 pytestmark = pytest.mark.django_db
 
@@ -127,8 +127,23 @@ def test_start_from_an_uploaded_position(client, alice, bob):
     game.refresh_from_db()
     assert game.status == Game.ACTIVE
     assert game.setup["players"] == ["alice", "bob"]
-    download = client.get(f"/g/{game.code}/scenario.yaml")
-    assert download.content.decode() == position_text("varis_fork.yaml")
+    # The file holds both hands and libraries: only its uploader may have it while the game
+    # runs (bob, a stranger and an anonymous visitor are refused, and see no link to it).
+    url = f"/g/{game.code}/scenario.yaml"
+    assert client.get(url).status_code == 403
+    assert "position file" not in client.get(f"/g/{game.code}/").content.decode()
+    assert type(client)().get(url).status_code == 403
+    login(client, make_player("carol"))
+    assert client.get(url).status_code == 403
+    login(client, alice)
+    assert client.get(url).content.decode() == position_text("varis_fork.yaml")
+    assert "position file" in client.get(f"/g/{game.code}/").content.decode()
+    # Once the game is over, anyone may.
+    services.concede(game.pk, alice)
+    anonymous = type(client)()
+    assert anonymous.get(url).content.decode() == position_text("varis_fork.yaml")
+    login(client, bob)
+    assert "position file" in client.get(f"/g/{game.code}/").content.decode()
 
 
 def test_a_bad_position_shows_the_line(client, alice):
@@ -194,6 +209,9 @@ def test_the_game_page_shows_the_prompt_and_posting_an_option_plays_it(client, a
         },
     )
     assert response.status_code == 302
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "bob has priority" in page  # bob holds cards: asked about the spell
+    passes(game, bob)
     page = client.get(game.get_absolute_url()).content.decode()
     assert 'data-kind="choose_dungeon"' in page
     assert page.count('class="map-button"') == 3
