@@ -6,19 +6,46 @@ instant. So whether a player is stopped depends on what both players can see: th
 step, whose turn it is, combat, the number of cards in the player's hand, and what the player can
 do with cards and permanents that are not in their hand. Never on what the hand holds.
 
-A player holding cards is stopped at the moments a card could matter, as MTGO's default stops
-are: their own main phases; a spell or ability the opponent put on the stack; the opponent's
-attack, once attackers are declared; blocks in their own attack; the opponent's end step. A
-player with an empty hand is stopped only when a permanent or a card in a public zone gives them
-something to do besides making mana. "Full control" stops at every priority.
+A player holding cards is stopped in their own main phases (a land may be played, whatever the
+hand holds) and, when they have mana to spend, at the moments a card could matter, as MTGO's
+default stops are: a spell or ability the opponent put on the stack; the opponent's attack, once
+attackers are declared; blocks in their own attack; the opponent's end step. Without mana (no
+untapped source, an empty pool: both public) nothing in a hand can be paid for, since every card
+of the pool costs at least one mana (`cheapest_from_hand`). A player with an empty hand is
+stopped only when a permanent or a card in a public zone gives them something to do besides
+making mana. "Full control" stops at every priority.
 """
 
 from __future__ import annotations
 
+import functools
+
+from .cards import CARDS
 from .decisions import Decision
 from .state import GameState
 
 MAIN_PHASES = ("precombat_main", "postcombat_main")
+
+
+@functools.cache
+def cheapest_from_hand() -> int:
+    """The least mana anything in a hand can cost, over the whole card pool (public knowledge):
+    casting a card (its adventure too) or activating an ability from the hand. A cost reduction
+    is taken to remove all generic mana."""
+    least = 99
+    for card in CARDS.values():
+        if "Land" in card.types:
+            continue
+        costs = [card.cost] + ([card.adventure.cost] if card.adventure is not None else [])
+        for cost in costs:
+            if cost is None:
+                return 0
+            reducible = card.cost_reduction is not None
+            least = min(least, cost.mana_value - (cost.generic if reducible else 0))
+        for ability in card.activated:
+            if ability.zone == "hand":
+                least = min(least, ability.mana.mana_value if ability.mana else 0)
+    return least
 
 
 def stops_at(g: GameState, d: Decision) -> bool:
@@ -30,12 +57,14 @@ def stops_at(g: GameState, d: Decision) -> bool:
         return True
     if not g.player(player).hand:
         return False
+    if g.active == player and g.step in MAIN_PHASES and not g.stack:
+        return True
+    if not _mana_available(g, d) and cheapest_from_hand() > 0:
+        return False
     if g.stack:
         return g.stack[-1].controller != player  # respond to the opponent, not to yourself
     combat = g.combat
     if g.active == player:
-        if g.step in MAIN_PHASES:
-            return True
         return (
             g.step == "declare_blockers"
             and combat is not None
@@ -56,3 +85,15 @@ def _public_action(g: GameState, d: Decision) -> bool:
         if not (option.objs and option.objs[0] in hand_ids):
             return True
     return False
+
+
+def _mana_available(g: GameState, d: Decision) -> bool:
+    """Mana in the player's pool, or a mana ability they can activate now (lands, Treasures…)."""
+    p = g.player(d.player)
+    if any(p.pool.values()):
+        return True
+    hand_ids = {o.id for o in p.hand}
+    return any(
+        option.data == "mana" and not (option.objs and option.objs[0] in hand_ids)
+        for option in d.options
+    )

@@ -14,9 +14,9 @@ from game.engine.decisions import IllegalAnswer
 from game.engine.game import Game
 from game.engine.priority import priority_decision
 from game.engine.state import GameState
-from game.engine.stops import stops_at
+from game.engine.stops import cheapest_from_hand, stops_at
 
-from .helpers import new_game
+from .helpers import new_game, position
 
 DECKS = list(STARTER_DECKS.values())
 
@@ -103,3 +103,26 @@ def test_an_empty_hand_with_nothing_to_activate_is_passed_and_a_held_card_stops_
         assert stops_at(g, d) == public
     finally:
         g.player(me).hand[:] = held
+
+
+def test_every_card_of_the_pool_costs_mana_so_a_player_without_mana_is_passed_for():
+    assert cheapest_from_hand() >= 1  # derived from the card pool: no free spell in it
+
+    def bob_on_alices_spell(bob_battlefield: list[str]) -> bool:
+        game = position(
+            {
+                "alice": {"hand": ["Keen-Eared Sentry"], "battlefield": ["Plains", "Plains"]},
+                "bob": {"hand": ["Power Word Kill"], "battlefield": bob_battlefield},
+            },
+            {"number": 3, "active": "alice", "step": "precombat_main"},
+        )
+        cast = next(o.id for o in game.pending.options if o.label == "cast Keen-Eared Sentry")
+        game.answer("alice", cast)
+        game.answer("alice", "pass")
+        d = game.pending
+        assert (d.player, d.kind) == ("bob", "priority")
+        return stops_at(game.state, d)
+
+    assert not bob_on_alices_spell([])  # no untapped source, an empty pool: passed for
+    assert bob_on_alices_spell(["Swamp"])  # mana to spend (not enough for his card): asked
+    assert bob_on_alices_spell(["Swamp", "Swamp"])

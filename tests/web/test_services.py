@@ -104,18 +104,14 @@ def test_a_bad_scenario_is_refused_with_its_line_number():
 def test_an_answer_is_applied_logged_and_replayable(alice, bob):
     game = start_position(alice, bob, "varis_fork.yaml")
     answer(game, alice, "cast Keen-Eared Sentry")
-    # Bob holds cards: he is asked about alice's spell and Varis's trigger on the stack.
-    passes(game, bob)
 
-    # Varis's trigger resolved: alice now chooses a dungeon.
+    # Varis's trigger resolved after both auto-passed (bob has no mana to spend): alice now
+    # chooses a dungeon.
     d = pending(game)
     assert (d.player, d.kind) == ("alice", "choose_dungeon")
     actions = list(game.actions.order_by("index"))
     assert actions[0].answer.startswith("cast:") and not actions[0].auto
-    assert all(a.answer == "pass" for a in actions[1:])
-    bobs = [a for a in actions if a.seat.player_id == bob.pk]
-    assert bobs and not any(a.auto for a in bobs)
-    assert all(a.auto for a in actions[1:] if a.seat.player_id == alice.pk)
+    assert all(a.auto and a.answer == "pass" for a in actions[1:])
     assert game.version == len(actions)
 
     with services.reading(game) as cached:
@@ -182,17 +178,34 @@ def test_the_group_hears_the_new_version_after_commit(
     assert message["answers"][0][0] == "alice"
 
 
-def test_default_pace_stops_on_what_both_players_can_see(alice, bob):
+def test_default_pace_passes_for_a_player_without_mana_to_spend(alice, bob):
     game = start_position(alice, bob, "varis_fork.yaml")
+    # Bob has no lands (public): nothing in a hand can be paid for, so every priority he gets
+    # while alice's spell and trigger are on the stack is passed for him.
     answer(game, alice, "cast Keen-Eared Sentry")
-    # Bob has no lands, so he can cast nothing, but he holds three cards: he is asked about
+    assert (pending(game).player, pending(game).kind) == ("alice", "choose_dungeon")
+    auto = list(game.actions.filter(auto=True).select_related("seat"))
+    assert any(a.seat.engine_name == "bob" for a in auto)
+
+
+def test_default_pace_stops_a_player_with_cards_and_mana_whatever_the_cards(alice, bob):
+    text = position_text("varis_fork.yaml").replace(
+        "    library: [Shortcut Seeker,", "    battlefield: [Swamp]\n    library: [Shortcut Seeker,"
+    )
+    scenario = services.check_scenario(text, "bob_has_a_swamp.yaml")
+    game = services.create_game(alice, scenario=scenario)
+    services.join_game(game.pk, bob)
+    game = answer(game, alice, "cast Keen-Eared Sentry")
+    # One Swamp casts none of bob's cards, but he holds cards and has mana: he is asked about
     # alice's spell all the same (stopping only when he could act would tell alice so).
     d = pending(game)
     assert (d.player, d.kind) == ("bob", "priority")
-    assert [o.label for o in d.options] == ["pass"]
+    assert [o.label for o in d.options if o.data != "mana"] == ["pass"]
     # Alice's own priority with her spell on top was passed for her.
     auto = list(game.actions.filter(auto=True).select_related("seat"))
     assert auto and {a.seat.engine_name for a in auto} == {"alice"}
+    game = passes(game, bob)
+    assert (pending(game).player, pending(game).kind) == ("alice", "choose_dungeon")
 
 
 def test_a_player_with_an_empty_hand_and_nothing_to_activate_is_passed_for(alice, bob):
@@ -225,17 +238,13 @@ def test_pass_until_my_next_turn(alice, bob):
     services.set_pace(game.pk, alice, pass_until=Seat.PASS_MY_TURN)
     game.refresh_from_db()
     d = pending(game)
-    # Alice passes the rest of turn 3; bob holds cards, so he is asked in her end step.
-    with services.reading(game) as engine:
-        assert (engine.state.turn, engine.state.step) == (3, "end")
-    assert (d.player, d.kind) == ("bob", "priority")
-    assert Seat.objects.get(game=game, player=alice).pass_until == Seat.PASS_MY_TURN
-    # Bob passes; in his own turn 4 he is asked in his main phase (he holds cards); he passes
-    # the turn away and alice is asked again in her own turn 5, where she can play.
-    game = answer(game, bob, "pass")
+    # Alice passes the rest of turn 3 (bob, without mana, is passed for); in his own turn 4
+    # bob holds cards, so he is asked in his main phase.
     with services.reading(game) as engine:
         assert (engine.state.turn, engine.state.step) == (4, "precombat_main")
-    assert pending(game).player == "bob"
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert Seat.objects.get(game=game, player=alice).pass_until == Seat.PASS_MY_TURN
+    # Bob passes the turn away and alice is asked again in her own turn 5, where she can play.
     services.set_pace(game.pk, bob, pass_until=Seat.PASS_MY_TURN)
     game.refresh_from_db()
     with services.reading(game) as engine:
