@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dungeons.official import official_dungeons  # noqa: E402
 from game.decks import STARTER_DECKS  # noqa: E402
 from game.engine.bot import play_random_game  # noqa: E402
-from game.engine.game import Game, GameSetup, replay  # noqa: E402
+from game.engine.game import Engine, GameSetup, replay  # noqa: E402
 
 
 def baseline_ops_per_s(rounds: int = 20000) -> float:
@@ -46,13 +46,13 @@ def main() -> None:
     dungeons = official_dungeons()
     pairings = list(itertools.permutations(STARTER_DECKS.values(), 2))
     baseline = baseline_ops_per_s()
-    played: list[Game] = []
+    played: list[Engine] = []
     decisions = 0
     start = time.perf_counter()
     for i in range(args.games):
         alice, bob = pairings[i % len(pairings)]
         decks = {"alice": alice, "bob": bob}
-        game = Game(GameSetup(["alice", "bob"], args.seed + i, decks, dungeons))
+        game = Engine(GameSetup(["alice", "bob"], args.seed + i, decks, dungeons))
         decisions += play_random_game(game, args.seed + i, max_decisions=50000)
         played.append(game)
     play_s = time.perf_counter() - start

@@ -36,7 +36,7 @@ from game.engine.cards import CARDS, TOKENS
 from game.engine.cards.base import CardDef
 from game.engine.decisions import Decision
 from game.engine.dungeon import DungeonSpec
-from game.engine.game import Game as Engine
+from game.engine.game import Engine
 
 from . import services, templating
 from .models import Connection, Game, Player, Seat

@@ -42,8 +42,7 @@ from django.utils import timezone
 from dungeons.official import official_dungeon_dicts
 from game.engine.decisions import IllegalAnswer
 from game.engine.dungeon import DungeonError, dungeon_from_dict
-from game.engine.game import Game as Engine
-from game.engine.game import GameSetup
+from game.engine.game import Engine, GameSetup
 from game.engine.position import PositionError
 from game.engine.rng import new_secret_seed
 from game.engine.stops import stops_at

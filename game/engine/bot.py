@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from .decisions import Decision, IllegalAnswer
-from .game import Game
+from .game import Engine
 
 
 def random_answer(d: Decision, rng: random.Random) -> str | list[str]:
@@ -23,7 +23,7 @@ def random_answer(d: Decision, rng: random.Random) -> str | list[str]:
     return ids[: d.min_count]  # the smallest legal choice (an empty declaration, usually)
 
 
-def play_random_game(game: Game, seed: int, max_decisions: int = 5000) -> int:
+def play_random_game(game: Engine, seed: int, max_decisions: int = 5000) -> int:
     """Play until the game ends or the cap is reached; returns the number of decisions."""
     rng = random.Random(seed)
     n = 0

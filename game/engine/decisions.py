@@ -77,7 +77,7 @@ class Decision:
 
     def answered(self) -> None:
         """The game has moved on: its state is no longer the one the options would be read
-        from (Game.answer calls this)."""
+        from (Engine.answer calls this)."""
         self._answered = True
 
     def option(self, option_id: str) -> Option:

@@ -1,4 +1,5 @@
-"""The engine's entry point: a `Game` runs until a decision is pending and takes answers.
+"""The engine's entry point: an `Engine` runs one game until a decision is pending, then takes
+answers.
 
 The rules run as a generator that yields each `Decision`; an answer is validated against the
 pending decision's options before it is sent in, so an illegal answer changes nothing. A game is
@@ -39,7 +40,7 @@ class GameSetup:
     position_in_mapping_order: bool = False
 
 
-class Game:
+class Engine:
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
         self.state = GameState(setup.players, setup.seed, setup.dungeons)
@@ -198,9 +199,9 @@ class Game:
         return judge_view(self)
 
 
-def replay(setup: GameSetup, answers: Sequence[tuple[str, Any]]) -> Game:
+def replay(setup: GameSetup, answers: Sequence[tuple[str, Any]]) -> Engine:
     """Rebuild a game from its setup and answer log (DESIGN.md, "Persistence by replay")."""
-    game = Game(setup)
+    game = Engine(setup)
     for player, answer in answers:
         if answer == "!concede":
             game.concede(player)
@@ -209,4 +210,4 @@ def replay(setup: GameSetup, answers: Sequence[tuple[str, Any]]) -> Game:
     return game
 
 
-__all__ = ["STEPS", "DungeonState", "Game", "GameSetup", "TOKENS", "replay"]
+__all__ = ["STEPS", "DungeonState", "Engine", "GameSetup", "TOKENS", "replay"]

@@ -14,7 +14,7 @@ from .state import GameState, Obj, StackItem
 from .targets import ref_name
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import Engine
 
 
 PUBLIC_CHOICES = ("choose_dungeon", "choose_room")
@@ -98,7 +98,7 @@ def _player_json(g: GameState, name: str, *, hand: bool, library: bool) -> dict[
     return out
 
 
-def _common(game: Game) -> dict[str, Any]:
+def _common(game: Engine) -> dict[str, Any]:
     g = game.state
     return {
         "turn": {"number": g.turn, "active": g.active, "step": g.step},
@@ -120,7 +120,7 @@ def _common(game: Game) -> dict[str, Any]:
     }
 
 
-def judge_view(game: Game) -> dict[str, Any]:
+def judge_view(game: Engine) -> dict[str, Any]:
     g = game.state
     out = _common(game)
     out["players"] = {p.name: _player_json(g, p.name, hand=True, library=True) for p in g.players}
@@ -128,7 +128,7 @@ def judge_view(game: Game) -> dict[str, Any]:
     return out
 
 
-def view_for(game: Game, seat: str | None) -> dict[str, Any]:
+def view_for(game: Engine, seat: str | None) -> dict[str, Any]:
     g = game.state
     out = _common(game)
     out["seat"] = seat

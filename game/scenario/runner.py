@@ -9,7 +9,7 @@ from typing import Any
 
 from dungeons.official import official_dungeons
 from game.engine.decisions import Decision, IllegalAnswer, Option
-from game.engine.game import Game, GameSetup
+from game.engine.game import Engine, GameSetup
 from game.engine.position import PositionError
 
 from .loader import Scenario, ScenarioError, Step, load_scenario
@@ -26,7 +26,7 @@ class Outcome:
     error: ScenarioError | None = None  # an invalid file (exit 2)
 
 
-def build_game(scenario: Scenario) -> Game:
+def build_game(scenario: Scenario) -> Engine:
     setup = GameSetup(
         players=scenario.players,
         seed=scenario.seed,
@@ -34,13 +34,13 @@ def build_game(scenario: Scenario) -> Game:
         position=scenario.position,
     )
     try:
-        return Game(setup)
+        return Engine(setup)
     except PositionError as e:
         raise ScenarioError(scenario.path, 0, str(e)) from None
 
 
 # matching labels ------------------------------------------------------------------------------
-def _label_variants(game: Game, option: Option) -> set[str]:
+def _label_variants(game: Engine, option: Option) -> set[str]:
     """An option's label, and the label with any named object's alias in place of its name."""
     variants = {option.label}
     for obj_id in option.objs:
@@ -58,7 +58,7 @@ def _plain(text: str) -> str:
     return text.replace("\u2212", "-")
 
 
-def _resolve_label(game: Game, d: Decision, label: str, step: Step, path: str) -> str:
+def _resolve_label(game: Engine, d: Decision, label: str, step: Step, path: str) -> str:
     label = _plain(label)
     matches = [o for o in d.options if label in {_plain(v) for v in _label_variants(game, o)}]
     if len(matches) == 1:
@@ -77,7 +77,7 @@ def _resolve_label(game: Game, d: Decision, label: str, step: Step, path: str) -
     )
 
 
-def _answer(game: Game, step: Step, path: str) -> None:
+def _answer(game: Engine, step: Step, path: str) -> None:
     d = game.pending
     if d is None:
         raise ScenarioError(
@@ -102,7 +102,7 @@ def _answer(game: Game, step: Step, path: str) -> None:
         raise ScenarioError(path, step.line, str(e)) from None
 
 
-def _expect_refusal(game: Game, step: Step, path: str) -> None:
+def _expect_refusal(game: Engine, step: Step, path: str) -> None:
     """An `illegal:` step: the answer must be refused, and the game must not change."""
     before = game.state_json()
     answers = len(game.answers)
@@ -115,7 +115,7 @@ def _expect_refusal(game: Game, step: Step, path: str) -> None:
     raise ScenarioError(path, step.line, f"{step.value!r} was accepted, but it should be illegal")
 
 
-def _pass(game: Game) -> bool:
+def _pass(game: Engine) -> bool:
     d = game.pending
     if d is None or d.kind != "priority":
         return False
@@ -123,7 +123,7 @@ def _pass(game: Game) -> bool:
     return True
 
 
-def _resolve(game: Game, step: Step, path: str) -> None:
+def _resolve(game: Engine, step: Step, path: str) -> None:
     g = game.state
     if not g.stack and not g.pending_triggers:
         return
@@ -145,7 +145,7 @@ def _resolve(game: Game, step: Step, path: str) -> None:
     raise ScenarioError(path, step.line, "resolve could not finish: the stack never emptied")
 
 
-def _advance(game: Game, step: Step, path: str) -> None:
+def _advance(game: Engine, step: Step, path: str) -> None:
     g = game.state
     if g.stack:
         raise ScenarioError(
@@ -167,7 +167,7 @@ def _advance(game: Game, step: Step, path: str) -> None:
 
 
 # expectations ---------------------------------------------------------------------------------
-def compare(game: Game, expect: dict[str, Any], players: list[str]) -> list[str]:
+def compare(game: Engine, expect: dict[str, Any], players: list[str]) -> list[str]:
     state = game.state_json()
     problems: list[str] = []
 
@@ -275,7 +275,7 @@ def _compare_player_field(game, player, pstate, field_name, want, differ) -> Non
 
 
 # running --------------------------------------------------------------------------------------
-def play_script(scenario: Scenario, game: Game, *, checks: bool = True) -> list[str]:
+def play_script(scenario: Scenario, game: Engine, *, checks: bool = True) -> list[str]:
     problems: list[str] = []
     for step in scenario.script:
         if step.kind == "answer":

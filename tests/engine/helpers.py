@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dungeons.official import official_dungeons
 from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
-from game.engine.game import Game, GameSetup
+from game.engine.game import Engine, GameSetup
 
 
-def new_game(seed: int = 0, decks: dict[str, list[str]] | None = None) -> Game:
-    return Game(
+def new_game(seed: int = 0, decks: dict[str, list[str]] | None = None) -> Engine:
+    return Engine(
         GameSetup(
             players=["alice", "bob"],
             seed=seed,
@@ -18,8 +18,8 @@ def new_game(seed: int = 0, decks: dict[str, list[str]] | None = None) -> Game:
     )
 
 
-def position(setup: dict, turn: dict | None = None, seed: int = 0) -> Game:
-    return Game(
+def position(setup: dict, turn: dict | None = None, seed: int = 0) -> Engine:
+    return Engine(
         GameSetup(
             players=["alice", "bob"],
             seed=seed,

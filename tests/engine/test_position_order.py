@@ -48,7 +48,7 @@ def test_a_game_stored_before_replays_in_its_mappings_order():
     mapping's order: its setup has no "position_ids" key and replays that way
     (services.engine_setup)."""
     from dungeons.official import official_dungeons
-    from game.engine.game import Game, GameSetup
+    from game.engine.game import Engine, GameSetup
 
     def ids(in_mapping_order: bool) -> dict:
         setup = GameSetup(
@@ -58,7 +58,7 @@ def test_a_game_stored_before_replays_in_its_mappings_order():
             position={"turn": {"active": "alice"}, "setup": {"bob": BOB, "alice": ALICE}},
             position_in_mapping_order=in_mapping_order,
         )
-        players = Game(setup).state_json()["players"]
+        players = Engine(setup).state_json()["players"]
         return {name: players[name]["hand_ids"] for name in ("alice", "bob")}
 
     old, new = ids(True), ids(False)

@@ -11,7 +11,7 @@ import pytest
 
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
-from game.engine.game import Game, replay
+from game.engine.game import Engine, replay
 
 from .helpers import new_game
 
@@ -21,7 +21,7 @@ LIFE_LINE = re.compile(r"^(\w+) .*\(now (-?\d+)\)")
 PAIRINGS = list(itertools.permutations(STARTER_DECKS.values(), 2))
 
 
-def _zone_count(game: Game, owner: str) -> int:
+def _zone_count(game: Engine, owner: str) -> int:
     g = game.state
     p = g.player(owner)
     n = sum(1 for z in (p.library, p.hand, p.graveyard, p.exile) for o in z if not o.token)
@@ -32,7 +32,7 @@ def _zone_count(game: Game, owner: str) -> int:
     return n
 
 
-def _card_ids(game: Game) -> list[int]:
+def _card_ids(game: Engine) -> list[int]:
     g = game.state
     ids = [o.id for o in g.battlefield if not o.token]
     for p in g.players:
@@ -41,7 +41,7 @@ def _card_ids(game: Game) -> list[int]:
     return ids
 
 
-def play_checked(seed: int) -> Game:
+def play_checked(seed: int) -> Engine:
     alice, bob = PAIRINGS[seed % len(PAIRINGS)]
     game = new_game(seed, {"alice": alice, "bob": bob})
     g = game.state

@@ -10,7 +10,7 @@ import pytest
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.decisions import IllegalAnswer
-from game.engine.game import Game, GameSetup, replay
+from game.engine.game import Engine, GameSetup, replay
 from game.engine.rng import KeyedStream, make_rng, new_secret_seed
 
 from .helpers import new_game
@@ -47,7 +47,7 @@ def test_the_keyed_stream_is_reproducible_and_replays_a_game_exactly():
 
     decks = {"alice": list(DECKS[0]), "bob": list(DECKS[1])}
     setup = GameSetup(["alice", "bob"], seed, decks, new_game().setup.dungeons)
-    game = Game(setup)
+    game = Engine(setup)
     rng = random.Random(5)
     for _ in range(300):
         d = game.pending
@@ -65,7 +65,7 @@ def test_two_secrets_shuffle_differently_and_a_bad_seed_is_refused():
     dungeons = new_game().setup.dungeons
     hands = set()
     for _ in range(4):
-        g = Game(GameSetup(["alice", "bob"], new_secret_seed(), decks, dungeons))
+        g = Engine(GameSetup(["alice", "bob"], new_secret_seed(), decks, dungeons))
         hands.add(tuple(o.name for o in g.state.player("alice").library))
     assert len(hands) == 4
     for bad in ("k256:abc", "mt:12", "k256:" + "zz" * 32):

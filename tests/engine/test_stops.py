@@ -11,7 +11,7 @@ import pytest
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.decisions import IllegalAnswer
-from game.engine.game import Game
+from game.engine.game import Engine
 from game.engine.priority import priority_decision
 from game.engine.state import GameState
 from game.engine.stops import cheapest_from_hand, stops_at
@@ -32,7 +32,7 @@ def _swap_hand_with_library(g: GameState, player: str, k: int) -> None:
     p.hand[:], p.library[k : k + n] = window, p.hand[:]
 
 
-def _priority_moments(seed: int) -> Iterator[tuple[Game, str]]:
+def _priority_moments(seed: int) -> Iterator[tuple[Engine, str]]:
     """Every priority decision of a random game between two preset decks."""
     rng = random.Random(seed)
     decks = rng.sample(DECKS, 2)

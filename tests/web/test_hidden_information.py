@@ -18,7 +18,7 @@ from game import services
 from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
 from game.engine.bot import random_answer
 from game.engine.cards import CARDS
-from game.engine.game import Game as Engine
+from game.engine.game import Engine
 from game.models import Game
 
 from .helpers import make_player
