@@ -200,6 +200,11 @@ def server_env(
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DATABASE_URL=database_url,
         PYTHONUNBUFFERED="1",
+        # Every bot of a benchmark or a scale test connects from 127.0.0.1: hundreds of players
+        # behind one address, which the per-address limits (docs/security.md, "Per client")
+        # would turn away. Each bot has a session of its own, whose limits stay as deployed.
+        VENTURE_WS_SOCKETS_PER_ADDRESS="1000000",
+        VENTURE_WS_ADDRESS_RATE="1000000/1000000",
     )
     if redis_url:
         env["REDIS_URL"] = redis_url

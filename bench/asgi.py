@@ -27,8 +27,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
-from game import gc_tuning  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
+from game.runtime import gc_tuning  # noqa: E402
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -60,5 +60,5 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Everything is imported: freeze it and set the collector's thresholds (game/gc_tuning.py).
+# Everything is imported: freeze it and set the collector's thresholds (game/runtime/gc_tuning.py).
 gc_tuning.tune()

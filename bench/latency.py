@@ -565,7 +565,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         # The bots of every table share this one process (400 sockets at 200 games): its own
         # garbage collector's pauses would count as the servers' latency. It runs as the
         # servers do (the same settings): what is loaded frozen, young collections rarer.
-        from game import gc_tuning
+        from game.runtime import gc_tuning
 
         gc_tuning.tune()
         asyncio.run(run.main())

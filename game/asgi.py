@@ -16,9 +16,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
-from game import gc_tuning  # noqa: E402
 from game.bodylimit import BodyLimit  # noqa: E402
 from game.routing import AllowedHostValidator, websocket_urlpatterns  # noqa: E402
+from game.runtime import gc_tuning  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -34,5 +34,5 @@ application = ProtocolTypeRouter(
     }
 )
 
-# Everything is imported: freeze it and set the collector's thresholds (game/gc_tuning.py).
+# Everything is imported: freeze it and set the collector's thresholds (game/runtime/gc_tuning.py).
 gc_tuning.tune()

@@ -7,7 +7,7 @@ because which dungeons and rooms can be entered is public (they are outside the 
 open map); every other pending decision of the other seat is only named.
 
 `render_board` renders each block of `templates/jinja2/game/board.html` (Jinja2: see
-game/templating.py) for one viewer; the consumer sends them over the websocket
+game/runtime/templating.py) for one viewer; the consumer sends them over the websocket
 (`hx-swap-oob`), and the page view embeds the same board in the whole page.
 """
 
@@ -38,9 +38,10 @@ from game.engine.decisions import Decision
 from game.engine.dungeon import DungeonSpec
 from game.engine.game import Engine
 
-from . import services, templating
+from . import services
 from .models import Connection, Game, Player, Seat
-from .prepared import PreparedQuery
+from .runtime import templating
+from .runtime.prepared import PreparedQuery
 
 # The blocks of templates/jinja2/game/board.html that make up the live board, each the id of its
 # root.
@@ -621,7 +622,7 @@ _LATEST_SEEN = Subquery(
 )
 
 
-# Compiled once (game/prepared.py): this query runs for every page after every answer.
+# Compiled once (game/runtime/prepared.py): this query runs for every page after every answer.
 _BOARD_SEATS = PreparedQuery(
     lambda game_id: (
         Seat.objects.filter(game_id=game_id)

@@ -24,26 +24,27 @@ A spectator costs next to nothing (docs/security.md, "Per client"): a socket kno
 time not to hold a seat (the watch URL, an anonymous viewer, someone not seated in a game that
 has both its players) has what it sends refused here, with the services' own sentence, without
 the database; and its board is the one spectator render of that game's state that all the
-spectator sockets of the process share (game/render_batch.py). One client's share of a process
-is bounded: sockets per session and per address (VENTURE_WS_SOCKETS_PER_SESSION, _PER_ADDRESS;
-more are closed with TOO_MANY_SOCKETS and a sentence), and messages through a token bucket per
-session and one per address on top of the connection's (VENTURE_WS_SESSION_RATE, _ADDRESS_RATE).
+spectator sockets of the process share (game/runtime/render_batch.py). One client's share of a
+process is bounded: sockets per session and per address (VENTURE_WS_SOCKETS_PER_SESSION,
+_PER_ADDRESS; more are closed with TOO_MANY_SOCKETS and a sentence), and messages through a
+token bucket per session and one per address on top of the connection's
+(VENTURE_WS_SESSION_RATE, _ADDRESS_RATE).
 
 Absolute links (the invite, the watch link) use the Host the handshake was checked against
 (game/routing.py refuses a Host outside ALLOWED_HOSTS, as HTTP does) and the scheme the browser
 used: the proxy's X-Forwarded-Proto when SECURE_PROXY_SSL_HEADER says a proxy terminates TLS.
 
-The database work and the renders run on a pool of VENTURE_DB_THREADS threads (game/dbpool.py,
-`in_pool`), not on Channels' one thread per process: with PostgreSQL much of an answer or a
-render is waiting for the database, and on one thread every socket of the process queued behind
-those waits. For the same reason `dispatch` skips Channels' connection tidying before every
-message (a hop to that thread): no handler here uses the database but through the pool, which
-tidies its own threads' connections. The renders of one game's pages that ask at the same moment
-(after an answer, every page of the game) share one pool call and one read of the game
-(game/render_batch.py); each is still made for its own viewer.
+The database work and the renders run on a pool of VENTURE_DB_THREADS threads
+(game/runtime/dbpool.py, `in_pool`), not on Channels' one thread per process: with PostgreSQL
+much of an answer or a render is waiting for the database, and on one thread every socket of the
+process queued behind those waits. For the same reason `dispatch` skips Channels' connection
+tidying before every message (a hop to that thread): no handler here uses the database but
+through the pool, which tidies its own threads' connections. The renders of one game's pages
+that ask at the same moment (after an answer, every page of the game) share one pool call and
+one read of the game (game/runtime/render_batch.py); each is still made for its own viewer.
 
-A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends,
-or the deciding player's chess clock reaches zero (then the time loss is recorded first).
+A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends, or
+the deciding player's chess clock reaches zero (then the time loss is recorded first).
 """
 
 from __future__ import annotations
@@ -63,10 +64,11 @@ from django.contrib import auth
 from django.http.request import split_domain_port, validate_host
 from django.utils.html import escape
 
-from . import board, heartbeats, render_batch, services
-from .dbpool import in_pool
+from . import board, services
 from .forms import Action, BadAction, parse_action
 from .models import Game, Player
+from .runtime import heartbeats, render_batch
+from .runtime.dbpool import in_pool
 
 log = logging.getLogger(__name__)
 _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
@@ -313,8 +315,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         # fixed at connect: without a seat now it never acts. (Someone not seated in an open
         # game may still join it: that socket keeps the services' checks and its own render.)
         self.spectator = self.seat_id is None and (self.player is None or status != Game.OPEN)
+        if self.spectator:
+            # A spectator's page has no form: what its socket sends is a mistake or a flood,
+            # so it gets a small bucket of its own (each message is still answered until then).
+            self.rate = RateLimit(*settings.VENTURE_WS_SPECTATOR_RATE)
         await self.send_board()
-        # The process's heartbeat keeps this connection's row fresh (game/heartbeats.py).
+        # The process's heartbeat keeps this connection's row fresh (game/runtime/heartbeats.py).
         heartbeats.join(self)
 
     async def presence(self, online: frozenset[int]) -> None:
@@ -466,7 +472,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return game.pk, game.group_name, services.player_for_user(user), game.status
 
     async def _render(self, whole: bool) -> board.Rendered:
-        # With the game's other pages that ask at the same moment (game/render_batch.py). A
+        # With the game's other pages that ask at the same moment (game/runtime/render_batch.py). A
         # spectator's board is the shared one: made for no viewer and without a CSRF token (it
         # has no form that posts), so nothing of this socket's viewer can be in it.
         if self.spectator:

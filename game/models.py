@@ -162,7 +162,7 @@ class Seat(models.Model):
 
 class Connection(models.Model):
     """An open websocket of a seated player, kept alive by its process's heartbeat
-    (game/heartbeats.py).
+    (game/runtime/heartbeats.py).
 
     Presence is "a connection seen lately", not a counter: a server that dies without closing
     its sockets leaves rows that simply expire (PRESENCE_TTL), in any number of processes."""

@@ -48,7 +48,6 @@ from game.engine.rng import new_secret_seed
 from game.engine.stops import stops_at
 from game.scenario.loader import Scenario, ScenarioError, parse_scenario
 
-from . import dbpool
 from .models import (
     ActionReceipt,
     CompletedDungeon,
@@ -58,7 +57,8 @@ from .models import (
     Player,
     Seat,
 )
-from .prepared import PreparedInsert, PreparedQuery, PreparedUpdate, Sent, together
+from .runtime import dbpool
+from .runtime.prepared import PreparedInsert, PreparedQuery, PreparedUpdate, Sent, together
 
 log = logging.getLogger(__name__)
 
@@ -193,8 +193,8 @@ def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
     return _LOG_SLICE(game.pk, start, game.version)
 
 
-# Compiled once (game/prepared.py): a process that did not serve the last answer reads it here
-# before every render of that game.
+# Compiled once (game/runtime/prepared.py): a process that did not serve the last answer reads it
+# here before every render of that game.
 _LOG_SLICE = PreparedQuery(
     lambda game_id, start, stop: (
         GameAction.objects.filter(game_id=game_id, index__gte=start, index__lt=stop)
@@ -272,7 +272,7 @@ def notify_game_changed(game: Game, answers: tuple[int, list[Any]] | None = None
     that commit added: a process whose engine is behind catches up from them (offer_answers).
     They stay inside the servers: a consumer renders its viewer's page and sends nothing else.
 
-    From a consumer's pool thread (game/dbpool.py) the message is handed to the consumer's
+    From a consumer's pool thread (game/runtime/dbpool.py) the message is handed to the consumer's
     event loop and the thread goes on: waiting for the loop to get to it and for the channel
     layer's round trip (Redis) kept the pool's one thread from the renders queued behind it.
     Elsewhere (a page's request, a management command) it is sent before returning."""
@@ -547,8 +547,8 @@ def _completed_counts(engine: Engine) -> dict[str, int]:
     return {p.name: len(p.completed) for p in engine.state.players}
 
 
-# The two reads of every action, compiled once (game/prepared.py). The game's setup (tens of kB
-# of JSON) is read only when the engine must be rebuilt, the seats' decks never.
+# The two reads of every action, compiled once (game/runtime/prepared.py). The game's setup (tens
+# of kB of JSON) is read only when the engine must be rebuilt, the seats' decks never.
 _LOCKED_GAME = PreparedQuery(
     lambda game_id: Game.objects.select_for_update().defer(*Game.BULKY).filter(pk=game_id)
 )
@@ -668,7 +668,7 @@ def _begin(
 ) -> _Acting:
     """Lock the game and run the checks every action shares (1-4 above); a chess clock that ran
     out is a loss recorded before anything else (`_Commit`). The lock, the seats and the
-    receipt are sent together: one round trip on PostgreSQL (game/prepared.py, `together`);
+    receipt are sent together: one round trip on PostgreSQL (game/runtime/prepared.py, `together`);
     the server runs them in order, so the seats and the receipt are read under the lock."""
     with together(router.db_for_write(Game)) as batch:
         locked = _LOCKED_GAME.send(batch, game_id)
@@ -966,7 +966,7 @@ _PROGRESS_FIELDS = [
 ]
 
 
-# The writes of every answer, their SQL written once (game/prepared.py).
+# The writes of every answer, their SQL written once (game/runtime/prepared.py).
 _INSERT_ACTIONS = PreparedInsert(GameAction)
 _INSERT_COMPLETED = PreparedInsert(CompletedDungeon)
 _UPDATE_SEAT = PreparedUpdate(Seat, _SEAT_FIELDS)
@@ -1025,8 +1025,8 @@ def _commit(
         game.end_reason = end_reason or engine.state.end_reason or ""
     # The clock of whoever must decide now runs from this instant (automatic answers take none).
     game.clock_since = at if game.has_clock and game.status == Game.ACTIVE else None
-    # Every write in one round trip on PostgreSQL (game/prepared.py, `together`). The game row:
-    # only what an answer changes; it also holds the setup (both decks and every dungeon, tens
+    # Every write in one round trip on PostgreSQL (game/runtime/prepared.py, `together`). The game
+    # row: only what an answer changes; it also holds the setup (both decks and every dungeon, tens
     # of kB of JSON), which `save()` would serialise and write again every time.
     with together(router.db_for_write(Game)) as batch:
         _INSERT_ACTIONS.send(batch, rows)
@@ -1189,7 +1189,8 @@ HEARTBEAT_CHUNK = 500  # channel names per UPDATE (SQLite allows 32 766 paramete
 
 
 def viewers_alive(channel_names: list[str], game_ids: Iterable[int]) -> dict[int, frozenset[int]]:
-    """A process's heartbeat (game/heartbeats.py): these connections are still open. Returns,
+    """A process's heartbeat (game/runtime/heartbeats.py): these connections are still open.
+    Returns,
     for each of the games, the seats with a live connection now (what the pages' presence marks
     show; a game with none is left out), so a page is redrawn only when that changed."""
     at = now()

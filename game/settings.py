@@ -34,10 +34,12 @@ Environment:
     VENTURE_WS_SESSION_RATE, VENTURE_WS_ADDRESS_RATE  messages all the sockets of one session /
                           one address may send together: "per_second/burst" (default "20/40"
                           and "100/200"), on top of VENTURE_WS_RATE
+    VENTURE_WS_SPECTATOR_RATE  a spectator socket's own bucket in place of VENTURE_WS_RATE
+                          (default "2/10": a spectator's page has no form to send)
     VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
                           (default 1; each holds its own database connection)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
-                          "3000,10,10"; "" keeps Python's 700,10,10): game/gc_tuning.py
+                          "3000,10,10"; "" keeps Python's 700,10,10): game/runtime/gc_tuning.py
 """
 
 import os
@@ -134,13 +136,13 @@ TEMPLATES = [
         },
     },
     {
-        # The live board only (game/templating.py says why): its templates live apart, under
+        # The live board only (game/runtime/templating.py says why): its templates live apart, under
         # templates/jinja2/, so neither engine ever finds the other's files.
         "NAME": "jinja2",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "game.templating.environment", "autoescape": True},
+        "OPTIONS": {"environment": "game.runtime.templating.environment", "autoescape": True},
     },
 ]
 
@@ -192,8 +194,8 @@ if os.environ.get("REDIS_URL"):
     }
 else:
     # One process only: more than one Daphne process needs REDIS_URL.
-    # (Channels' in-memory layer, its housekeeping once a second: game/layers.py.)
-    CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.EmbeddedChannelLayer"}}
+    # (Channels' in-memory layer, its housekeeping once a second: game/runtime/layers.py.)
+    CHANNEL_LAYERS = {"default": {"BACKEND": "game.runtime.layers.EmbeddedChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -246,13 +248,16 @@ VENTURE_WS_SOCKETS_PER_SESSION = int(os.environ.get("VENTURE_WS_SOCKETS_PER_SESS
 VENTURE_WS_SOCKETS_PER_ADDRESS = int(os.environ.get("VENTURE_WS_SOCKETS_PER_ADDRESS", "64"))
 VENTURE_WS_SESSION_RATE = _rate_setting("VENTURE_WS_SESSION_RATE", "20/40")
 VENTURE_WS_ADDRESS_RATE = _rate_setting("VENTURE_WS_ADDRESS_RATE", "100/200")
+# A spectator's socket (its page has no form to send) in place of VENTURE_WS_RATE.
+VENTURE_WS_SPECTATOR_RATE = _rate_setting("VENTURE_WS_SPECTATOR_RATE", "2/10")
 # The websockets' database work and renders run on this many threads per process
-# (game/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads only
-# contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,
+# (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads
+# only contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,
 # 112 and 529-621 with four; docs/performance.md, change 25). SQLite has one writer at a time
 # anyway: a second thread that wants to write sleeps in its busy handler.
 VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1"))
-# The garbage collector's thresholds in a server process (game/gc_tuning.py); "" keeps Python's.
+# The garbage collector's thresholds in a server process (game/runtime/gc_tuning.py); "" keeps
+# Python's.
 _gc = os.environ.get("VENTURE_GC_THRESHOLDS", "3000,10,10")
 try:
     VENTURE_GC_THRESHOLDS = tuple(int(n) for n in _gc.split(",") if n.strip())

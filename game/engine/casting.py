@@ -77,10 +77,15 @@ def can_escape(g: GameState, player: str, obj: Obj) -> bool:
     return can_pay(g, player, parse_cost(face.escape))
 
 
+LANDS_PER_TURN = 1  # CR 305.2
+
+
 def can_play_land(g: GameState, player: str, obj: Obj) -> bool:
     """One land per turn, your main phase, empty stack (CR 305.2, 505.6b)."""
     return (
-        "Land" in obj.card.types and sorcery_timing(g, player) and g.player(player).lands_played < 1
+        "Land" in obj.card.types
+        and sorcery_timing(g, player)
+        and g.player(player).lands_played < LANDS_PER_TURN
     )
 
 

@@ -6,8 +6,9 @@ instant. So whether a player is stopped depends on what both players can see: th
 step, whose turn it is, combat, the number of cards in the player's hand, and what the player can
 do with cards and permanents that are not in their hand. Never on what the hand holds.
 
-A player holding cards is stopped in their own main phases (a land may be played, whatever the
-hand holds) and, when they have mana to spend, at the moments a card could matter, as MTGO's
+A player holding cards is stopped in their own main phases when they have mana to spend or a
+land still to play (whatever the hand holds) and, when they have mana to spend, at the moments a
+card could matter, as MTGO's
 default stops are: a spell or ability the opponent put on the stack; the opponent's attack, once
 attackers are declared; blocks in their own attack; the opponent's end step. Without mana (no
 untapped source, an empty pool: both public) nothing in a hand can be paid for, since every card
@@ -21,6 +22,7 @@ from __future__ import annotations
 import functools
 
 from .cards import CARDS
+from .casting import LANDS_PER_TURN
 from .decisions import Decision
 from .state import GameState
 
@@ -57,9 +59,10 @@ def stops_at(g: GameState, d: Decision) -> bool:
         return True
     if not g.player(player).hand:
         return False
+    mana = _mana_available(g, d) or cheapest_from_hand() == 0
     if g.active == player and g.step in MAIN_PHASES and not g.stack:
-        return True
-    if not _mana_available(g, d) and cheapest_from_hand() > 0:
+        return mana or g.player(player).lands_played < LANDS_PER_TURN
+    if not mana:
         return False
     if g.stack:
         return g.stack[-1].controller != player  # respond to the opponent, not to yourself

@@ -126,3 +126,17 @@ def test_every_card_of_the_pool_costs_mana_so_a_player_without_mana_is_passed_fo
     assert not bob_on_alices_spell([])  # no untapped source, an empty pool: passed for
     assert bob_on_alices_spell(["Swamp"])  # mana to spend (not enough for his card): asked
     assert bob_on_alices_spell(["Swamp", "Swamp"])
+
+
+def test_your_own_main_phase_stops_you_with_a_land_to_play_or_mana_to_spend():
+    def alice_in_her_main(lands_played: int, plains: dict) -> bool:
+        game = position(
+            {"alice": {"hand": ["Gloom Stalker"], "battlefield": [plains]}, "bob": {}},
+            {"number": 3, "active": "alice", "step": "precombat_main"},
+        )
+        game.state.player("alice").lands_played = lands_played
+        return stops_at(game.state, priority_decision(game.state, "alice"))
+
+    assert alice_in_her_main(0, {"card": "Plains", "tapped": True})  # a land still to play
+    assert alice_in_her_main(1, {"card": "Plains", "tapped": False})  # mana to spend
+    assert not alice_in_her_main(1, {"card": "Plains", "tapped": True})  # neither: passed for

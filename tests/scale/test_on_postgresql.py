@@ -1,7 +1,7 @@
 """The web tests again, with Django itself on PostgreSQL, the database of a deployment.
 
 The rest of the suite runs in-process on SQLite. What differs on PostgreSQL is not only the SQL:
-`game/prepared.py`'s `together()` sends an action's statements in psycopg's pipeline mode
+`game/runtime/prepared.py`'s `together()` sends an action's statements in psycopg's pipeline mode
 (their errors and row counts arrive at the end of the batch; a repeated action id is found
 there), and a JSON column gives back its objects' keys sorted (which once made a replayed
 scenario game number its objects differently from the live one: test_fuzz.py found it here).

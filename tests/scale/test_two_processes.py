@@ -182,7 +182,7 @@ def test_a_killed_process_its_player_reconnects_to_the_other_and_finishes(two_se
 def test_every_database_connection_cut_mid_game_costs_no_action(two_servers, deployment):
     """PostgreSQL drops every connection of the game's database (a restart, a failover, a
     proxy's cut) between two answers, while the servers trust connections they checked under a
-    second ago (game/dbpool.py): the next answers still apply and reach both players."""
+    second ago (game/runtime/dbpool.py): the next answers still apply and reach both players."""
     one, two = two_servers
     alice, bob, code = start_game(one.base, two.base)
 

@@ -277,8 +277,8 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
 
     from django.utils import timezone
 
-    from game import heartbeats
     from game.models import Connection, Seat
+    from game.runtime import heartbeats
 
     monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 0.05)
     alice, bob, game = await players_and_game()
@@ -301,15 +301,16 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
 async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_for_all(
     monkeypatch,
 ):
-    # One heartbeat per process (game/heartbeats.py): one pool call refreshes every socket's
+    # One heartbeat per process (game/runtime/heartbeats.py): one pool call refreshes every socket's
     # row; a page whose game's presence changed (bob's connection of a dead server expired)
     # is redrawn, the others are not.
     from datetime import timedelta
 
     from django.utils import timezone
 
-    from game import heartbeats, services
+    from game import services
     from game.models import Connection, Seat
+    from game.runtime import heartbeats
 
     calls = []
     real = services.viewers_alive
@@ -347,7 +348,7 @@ async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_s
 ):
     # The sockets of a process beat together: a beat that redrew every page on its first
     # beat would redraw them all at once.
-    from game import heartbeats, render_batch
+    from game.runtime import heartbeats, render_batch
 
     monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 1000)  # beats by hand below
     renders = []

@@ -1,4 +1,5 @@
-"""game/dbpool.py: the pool's threads check their connections as Django does (CONN_HEALTH_CHECKS)
+"""game/runtime/dbpool.py: the pool's threads check their connections as Django does
+(CONN_HEALTH_CHECKS)
 but at most once every HEALTH_CHECK_EVERY_SECONDS; a call whose trusted connection was gone at
 its first statement runs again on a new one, a connection that failed later is checked after
 the call and closed if broken; and a pool call hands work to the loop awaiting it (the
@@ -10,8 +11,8 @@ import pytest
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from game import dbpool
 from game.models import Player
+from game.runtime import dbpool
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

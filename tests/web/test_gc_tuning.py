@@ -1,4 +1,4 @@
-"""game/gc_tuning.py: a server process freezes what it imported and sets the thresholds from
+"""game/runtime/gc_tuning.py: a server process freezes what it imported and sets the thresholds from
 VENTURE_GC_THRESHOLDS."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from game import gc_tuning
+from game.runtime import gc_tuning
 
 
 def test_tune_sets_the_configured_thresholds_and_freezes(settings):

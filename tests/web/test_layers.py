@@ -1,4 +1,4 @@
-"""The embedded channel layer (game/layers.py): Channels' in-memory layer whose housekeeping
+"""The embedded channel layer (game/runtime/layers.py): Channels' in-memory layer whose housekeeping
 (dropping expired messages) runs at most once a second instead of on every call."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from game.layers import EmbeddedChannelLayer
+from game.runtime.layers import EmbeddedChannelLayer
 
 
 def _send_expired(layer: EmbeddedChannelLayer) -> None:

@@ -1,4 +1,4 @@
-"""game/prepared.py: a queryset compiled once gives what the queryset itself gives."""
+"""game/runtime/prepared.py: a queryset compiled once gives what the queryset itself gives."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.db.transaction import TransactionManagementError
 from game import board, services
 from game.engine.bot import random_answer
 from game.models import ActionReceipt, Connection, Game, GameAction, Seat
-from game.prepared import PreparedQuery, together
+from game.runtime.prepared import PreparedQuery, together
 
 from .helpers import make_player, start_game
 

@@ -333,8 +333,8 @@ def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
 def test_a_process_heartbeat_refreshes_all_its_connections_in_one_statement(
     alice, bob, clock, django_assert_num_queries
 ):
-    # game/heartbeats.py: one UPDATE for every socket of the process, one read of who is online
-    # in all their games.
+    # game/runtime/heartbeats.py: one UPDATE for every socket of the process, one read of who is
+    # online in all their games.
     first = start_game(alice, bob)
     second = start_game(alice, bob)
     a1, b1 = first.seats.order_by("position")

@@ -1,4 +1,5 @@
-"""game/render_batch.py: the pages of one game that ask for a render at the same moment share
+"""game/runtime/render_batch.py: the pages of one game that ask for a render at the same moment
+share
 one read of the game, each still gets its own viewer's board, and a failure reaches them all."""
 
 from __future__ import annotations
@@ -8,8 +9,9 @@ from unittest import mock
 
 import pytest
 
-from game import board, render_batch
+from game import board
 from game.models import Game
+from game.runtime import render_batch
 
 from .sockets import db, players_and_game
 

@@ -1,4 +1,4 @@
-"""game/templating.py: the board's Jinja2 environment looks up `x.name` exactly as Jinja2
+"""game/runtime/templating.py: the board's Jinja2 environment looks up `x.name` exactly as Jinja2
 does (an attribute first, then the key), only faster on plain dicts."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 
-from game.templating import BoardEnvironment
+from game.runtime.templating import BoardEnvironment
 
 DATA = {
     "plain": {"name": "Gloomstalker", "items": "a key named like a method", "n": 0},

@@ -363,8 +363,8 @@ def together(using: str = DEFAULT_DB_ALIAS, *, pipeline: bool = True) -> Iterato
 
     Read a statement's results (`Sent.rows`, `Sent.rowcount`) after the block. The first
     statement of a transaction still costs a round trip of its own (psycopg sends BEGIN and
-    waits for it), which is also where a connection found gone raises (game/dbpool.py retries
-    a call whose connection was gone at its first statement)."""
+    waits for it), which is also where a connection found gone raises (game/runtime/dbpool.py
+    retries a call whose connection was gone at its first statement)."""
     connection = connections[using]
     batch = Batch(connection, using)
     if pipeline and connection.get_autocommit():

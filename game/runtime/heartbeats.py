@@ -23,7 +23,7 @@ import logging
 import weakref
 from typing import Any, Protocol
 
-from . import services
+from .. import services
 from .dbpool import in_pool
 
 log = logging.getLogger(__name__)

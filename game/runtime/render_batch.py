@@ -36,9 +36,9 @@ from typing import Any
 
 from django.db.models import Model
 
-from . import board, services
+from .. import board, services
+from ..models import Game, Player, Seat
 from .dbpool import in_pool
-from .models import Game, Player, Seat
 
 
 @dataclass
