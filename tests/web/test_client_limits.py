@@ -14,9 +14,10 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from game import consumers, render_batch, services
+from game import consumers, services
 from game.asgi import application
 from game.models import Game
+from game.runtime import render_batch
 
 from .helpers import make_player
 from .sockets import ORIGIN, Socket, answer, connect, db, players_and_game, session_cookie
@@ -209,6 +210,13 @@ async def test_an_address_holds_at_most_its_sockets(settings: Any):
 
 
 # messages per client -----------------------------------------------------------------------------
+async def _drain(comm: WebsocketCommunicator) -> str:
+    out = []
+    while not await comm.receive_nothing(timeout=0.3):
+        out.append(await comm.receive_from())
+    return "\n".join(out)
+
+
 async def _send(comm: WebsocketCommunicator, **fields: str) -> str:
     fields.setdefault("action_id", f"id-{id(fields)}")
     await comm.send_to(text_data=json.dumps({**fields, "HEADERS": {"HX-Request": "true"}}))
@@ -254,3 +262,20 @@ async def test_the_defaults_allow_tabs_and_a_lan_party():
     assert settings.VENTURE_WS_SOCKETS_PER_ADDRESS == 64
     assert settings.VENTURE_WS_SESSION_RATE == (20.0, 40.0)
     assert settings.VENTURE_WS_ADDRESS_RATE == (100.0, 200.0)
+
+
+async def test_a_spectator_socket_has_a_small_bucket_of_its_own():
+    """A spectator's page has no form: its socket may send VENTURE_WS_SPECTATOR_RATE (2 a
+    second, bursts of 10), where a player's may send 20 (bursts of 40)."""
+    alice, bob, game = await players_and_game()
+    spectator = (await open_socket(game, path="watch/"))[0]
+    player = (await open_socket(game, cookie=await db(session_cookie)(alice)))[0]
+    for comm, fields in ((spectator, {"action": "concede", "version": "0"}), (player, {})):
+        for n in range(15):  # at once: the buckets have no time to refill
+            message = {**fields, "action_id": f"m{n}", "HEADERS": {"HX-Request": "true"}}
+            await comm.send_to(text_data=json.dumps(message or {"action": "fly"}))
+    said = [await _drain(c) for c in (spectator, player)]
+    assert said[0].count("watching") in (10, 11) and consumers.SLOW_DOWN in said[0]
+    assert consumers.SLOW_DOWN not in said[1] and len(flashes(said[1])) == 15
+    for c in (spectator, player):
+        await c.disconnect()
