@@ -34,7 +34,12 @@ def test_the_initiative_moves_in_combat_and_both_pages_show_it(new_page, live_se
         expect(marker(page, "alice")).to_have_attribute("data-room", "Secret Entrance")
     alice.click("#prompt button[data-option='find nothing']")
 
-    # Bob's turn: he attacks with the Outrider; Alice doesn't block.
+    # Bob's turn: he holds the Purple Worm he drew and has a land still to play, so he is asked
+    # in his main phase (whatever his hand holds: the stop shows alice nothing); he passes and
+    # attacks with the Outrider; Alice doesn't block.
+    expect(bob.locator("#prompt .prompt")).to_have_attribute("data-kind", "priority", timeout=10000)
+    expect(bob.locator("#prompt")).to_contain_text("precombat main, turn 4")
+    bob.click("#prompt button[data-option='pass']")
     expect(bob.locator("#prompt .prompt")).to_have_attribute(
         "data-kind", "declare_attackers", timeout=10000
     )
