@@ -1,22 +1,31 @@
 """The thread pool the websockets' blocking work runs on (`in_pool`), and how its threads keep
 their database connections.
 
-Channels runs `database_sync_to_async` work on one thread per process; with PostgreSQL much of
-an answer or a render is waiting for a round trip, and every socket of the process queued
-behind those waits. The consumers' database work and renders run on VENTURE_DB_THREADS threads
-instead, each with its own persistent connection.
+Guarantees. A consumer's database work and renders run on VENTURE_DB_THREADS threads
+(default 1: the work is mostly Python, and more threads only contend for the interpreter's
+lock), not on Channels' single `database_sync_to_async` thread, each thread with its own
+persistent connection. Around each call a thread tidies its connections as Django does around a
+request (`close_if_unusable_or_obsolete`: a connection left in error, with the wrong
+autocommit, or past CONN_MAX_AGE is closed). Django's CONN_HEALTH_CHECKS round trip
+(`SELECT 1` on a connection's first use in each call) is made at most once every
+HEALTH_CHECK_EVERY_SECONDS per connection; a connection checked (or opened) less than that ago
+is trusted. When a trusted connection turns out to be gone at its first statement of a call,
+nothing of the call reached the database, so the call runs again, once, on a new connection; a
+connection that breaks later in a call fails that call as it would with Django's own check.
+While a call runs, `calling_loop()` is the event loop awaiting it.
 
-Around each call a thread tidies its connections as Django does around a request
-(`close_if_unusable_or_obsolete`: a connection left in error, with the wrong autocommit, or
-past CONN_MAX_AGE is closed). Django would also check every connection with a round trip
-(`SELECT 1`, CONN_HEALTH_CHECKS) on its first use in every call: with several calls per answer
-that was a tenth of a server's time at 200 games, and a statement in five on PostgreSQL. Here
-the check is made as Django makes it, but at most once every HEALTH_CHECK_EVERY_SECONDS per
-connection: a connection checked (or opened) less than that ago is trusted. What the check was
-for still holds: when a trusted connection turns out to be gone at its first statement of a
-call (the database restarted, the connection was cut), nothing of the call reached the
-database, so the call is run again, once, on a new connection. A connection that breaks later
-in a call fails that call as it would with Django's check.
+Private APIs it relies on (tests/web/test_runtime_private_apis.py checks each one):
+- asgiref: `SyncToAsync.thread_handler(self, loop, *args, **kwargs)` (overridden) and
+  `SyncToAsync(func, thread_sensitive=False, executor=...)`;
+- Django: `BaseDatabaseWrapper.health_check_done` (set to skip the check),
+  `health_check_enabled`, `errors_occurred` and `connection` (read),
+  `close_if_unusable_or_obsolete()` resetting `health_check_done`, `close_if_health_check_failed`
+  consulting it, `connections.all(initialized_only=True)`, and an execute wrapper's
+  `context["connection"]`.
+
+Re-measure: `bench/latency.py --scale --games 200` against a copy where `in_pool(func)` is
+`channels.db.database_sync_to_async(func)` (the pool), and against one with
+HEALTH_CHECK_EVERY_SECONDS = 0 (the trusted connections); docs/performance.md has the figures.
 """
 
 from __future__ import annotations

@@ -1,19 +1,20 @@
-"""One heartbeat per process for all its game sockets (docs/performance.md, change 35).
+"""One heartbeat per process for all its game sockets.
 
-A seated player's connection is "online" while its `Connection` row was seen within
-`Connection.PRESENCE_TTL_SECONDS` (game/models.py), so each open socket's row must be refreshed
-more often than that, and a page must be redrawn when who is online changed without anyone
-acting (a server died without closing its sockets; its rows expire). Each consumer used to do
-this on its own: a pool call per socket every HEARTBEAT_SECONDS — at 200 sockets a process, ten
-calls a second, a twentieth of the pool's time at 200 games. Here one task per event loop beats
-for every socket registered with it: one pool call refreshes all their rows in one statement
-and reads who is online in all their games in one query (`services.viewers_alive`; one of each
-per 500 sockets); then each page whose game's presence differs from what its last render showed
-is redrawn (`GameConsumer.presence`). Only those: the sockets beat together, so a beat that
-redrew every page (as each socket's first beat used to) would redraw a whole process at once.
+Guarantees. A seated player's connection is "online" while its `Connection` row was seen within
+`Connection.PRESENCE_TTL_SECONDS` (game/models.py). Every HEARTBEAT_SECONDS, one task per event
+loop beats for every socket registered with it (`join` until `leave`): one pool call refreshes
+all their rows in one statement and reads who is online in all their games in one query
+(`services.viewers_alive`; one of each per 500 sockets); then each page whose game's presence
+differs from what its last render showed is redrawn (`GameConsumer.presence`), and only those:
+the sockets beat together, so a beat that redrew every page would redraw a whole process at
+once. Each beat also re-joins every socket's channel group (channels-redis forgets a group's
+members after a day). A failed beat is logged; the next one tries again.
 
-Each beat also re-joins every socket's channel group: channels-redis forgets a group's members
-after a day (reference/stack.md, A3).
+Private APIs: none (the channel layer's public `group_add`).
+
+Re-measure: `bench/latency.py --scale --games 200` (more than HEARTBEAT_SECONDS of measuring)
+against a copy where `join` starts a task of its own for each socket (a pool call per socket
+per beat, as each consumer once did). docs/performance.md has the figures.
 """
 
 from __future__ import annotations

@@ -1,10 +1,18 @@
-"""The embedded channel layer: Channels' in-memory layer, with its housekeeping made cheap.
+"""The embedded channel layer: Channels' in-memory layer, its housekeeping made cheap.
 
-`channels.layers.InMemoryChannelLayer` walks every channel and every group member to drop
-expired messages and memberships on *every* `receive` and `group_send`: with a hundred sockets
-that walk was 5 % of the embedded server's CPU (docs/performance.md, change 16). Expiry is
-measured in a minute (messages) and a day (memberships), so walking once a second changes
-nothing anyone can see: an expired message goes at most a second later than it would have.
+Guarantees. The same layer as `channels.layers.InMemoryChannelLayer`, except that its walk over
+every channel and group member for expired messages and memberships (which Channels makes on
+every `receive` and `group_send`) is made at most once every CLEAN_EVERY_SECONDS. Expiry is
+measured in a minute (messages) and a day (memberships): an expired message goes at most a
+second later than it would have. Used only without REDIS_URL (one process).
+
+Private API it relies on (tests/web/test_runtime_private_apis.py checks it):
+`InMemoryChannelLayer._clean_expired()`, overridden, and called by its `receive` and
+`group_send`.
+
+Re-measure: `bench/latency.py --games 50` against the same code with
+CHANNEL_LAYERS' BACKEND set to `channels.layers.InMemoryChannelLayer` in game/settings.py.
+docs/performance.md has the figures.
 """
 
 from __future__ import annotations

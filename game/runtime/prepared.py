@@ -1,27 +1,31 @@
-"""Querysets compiled once (per thread and database) and run again with new parameters.
+"""Querysets compiled once (per thread and database) and run again with new parameters; writes
+made from a model's fields; statements sent together in one round trip.
 
-Django compiles a queryset to SQL every time it runs it, and for the few queries that run for
-every answer and every render that compilation cost more than the query itself: the board's
-read of a game with its seats, players and connections took 0.7 ms of CPU, of which 0.5 ms was
-compiling and 0.04 ms the database (docs/performance.md, change 18). A `PreparedQuery` builds
-its queryset once with a placeholder value, keeps the compiled SQL, and each call executes it
-with the value in the placeholder's place, turning the rows into model instances as the
-queryset itself would (the same converters, the same select_related objects, the same
-annotations). `tests/web/test_prepared.py` compares it with the plain queryset.
+Guarantees. `PreparedQuery(build, count)` returns what `list(build(*values))` returns (model
+instances with the same converters, select_related objects and annotations, or the tuples of a
+`values_list()`), but compiles the queryset once per thread and connection, with placeholder
+values, and runs the kept SQL with the values in their place. `PreparedInsert` and
+`PreparedUpdate` write what `bulk_create()` and `save(update_fields=...)` write (each field's
+`pre_save` and `get_db_prep_save`), without signals; an update that finds no row raises
+DatabaseError. Statements sent inside `together()` reach PostgreSQL in one round trip
+(psycopg's pipeline mode: the server runs them in order, the results come back at the end of
+the block); elsewhere (SQLite) each runs when it is sent, with the same results.
+`tests/web/test_prepared.py` compares each with the plain ORM.
 
-An action's writes (its answers, completed dungeons, changed seats, the game's progress) are
-`PreparedInsert` and `PreparedUpdate`: the SQL made from the model's fields, the values
-prepared by each field as `save()` prepares them (`pre_save`, `get_db_prep_save`).
+Private APIs it relies on (tests/web/test_runtime_private_apis.py checks each one), all of
+Django's SQL compiler, which Django does not promise to keep: `Query.get_compiler()`,
+`SQLCompiler.as_sql/select/col_count/klass_info/annotation_col_map/get_converters/
+apply_converters/has_composite_fields`, `QuerySet._iterable_class` and `QuerySet._fetch_mode`
+(with `track_peers`), `Model.from_db(db, names, values, fetch_mode=)`,
+`django.db.models.query.get_related_populators(klass_info, select, db, fetch_mode)`,
+`BaseDatabaseWrapper.wrap_database_errors`; and psycopg 3's `Connection.pipeline()` and
+`Pipeline.is_supported()`.
 
-Statements sent inside `together()` reach PostgreSQL in one round trip (psycopg's pipeline
-mode: sent one after the other without waiting, the server runs them in order, the results come
-back together at the end of the block). An answer made seven round trips, each a wait for the
-server and then for the interpreter's lock; it makes four (docs/performance.md, change 36);
-elsewhere (SQLite) each statement runs when it is sent, with the same results.
-
-The reads reach past Django's public API into its compiler (`klass_info`, `select`,
-`RelatedPopulator`), which Django does not promise to keep: the pin in requirements.txt and
-the test above are what keeps it honest across an upgrade.
+Re-measure: `bench/hotpath.py` (SQLite, and with DATABASE_URL on an empty PostgreSQL database)
+and `bench/latency.py --games 50`, against a copy whose `PreparedQuery` runs
+`list(build(*values))`, whose writes are `bulk_create()`/`save(update_fields=...)` and whose
+`together()` never pipelines; the pipeline alone with `bench/latency.py --scale --games 200`
+and `together(pipeline=False)`. docs/performance.md has the figures.
 """
 
 from __future__ import annotations

@@ -1,28 +1,29 @@
 """The renders one process makes of one game's pages, made together.
 
-After an answer every page of the game is redrawn: both players' (and any spectator's) sockets
-receive `game.changed` at nearly the same moment, and each asked the database pool for its own
-render — each reading the game, its seats and their presence again (`board.load_board`), one
-pool call after the other. Here the requests for one game that are waiting when the pool gets
-to them are served by one pool call: the rows are read once, then each page is rendered for its
-own viewer (`board.render_board`: the viewer's seat, hand, prompt and CSRF token; nothing of one
-viewer's render reaches another's page).
-
-A request is always served by a pool call that starts after it was made (the call takes the
-waiting requests when it begins, under a lock), so a page never gets a render older than the
-moment it asked. With PostgreSQL and two processes the players of a game are usually on
-different processes, so this mostly helps the embedded default and spectators
-(docs/performance.md, change 32).
+Guarantees. The render requests for one game that are waiting when the pool gets to them are
+served by one pool call: the game, its seats and their presence are read once
+(`board.load_board`), then each page is rendered for its own viewer (`board.render_board`: the
+viewer's seat, hand, prompt and CSRF token; nothing of one viewer's render reaches another's
+page). A request is always served by a pool call that starts after it was made (the call takes
+the waiting requests when it begins, under a lock), so a page never gets a render older than
+the moment it asked. With PostgreSQL and two processes the players of a game are usually on
+different processes, so this mostly helps the embedded server and spectators.
 
 A spectator's board is the same for every spectator (`shared`): made for no viewer, without a
 CSRF token (a spectator's view has no form that posts) and with the page's origin for its
-links, it has nothing of anyone's in it. So all the spectator pages of a batch get one render,
-and the render is kept (`_SHARED`, one per game and origin) for the next batches while what it
-was made from is unchanged: the game's and its seats' rows as read, who is connected, and, for
-what time changes, until its next redraw is due (a countdown, a clock at zero) or, while a
-chess clock runs, for SHARED_WHILE_CLOCK_RUNS seconds (the page ticks the clock itself). Each
-batch still reads the game (one query), so a page never gets a render of a state older than the
-moment it asked; what it saves is the render, the bulk of the cost of a page.
+links, it has nothing of anyone's in it. All the spectator pages of a batch get one render, and
+the render is kept (`_SHARED`, one per game and origin, SHARED_GAMES at most) for the next
+batches while what it was made from is unchanged: the game's and its seats' rows as read, who
+is connected, and, for what time changes, until its next redraw is due (a countdown, a clock at
+zero) or, while a chess clock runs, for SHARED_WHILE_CLOCK_RUNS seconds (the page ticks the
+clock itself). Each batch still reads the game (one query), so a page never gets a render of a
+state older than the moment it asked; what it saves is the render.
+
+Private APIs: none (asyncio, threading, the board's and the pool's own functions).
+
+Re-measure: `bench/latency.py --games 50` against a copy whose `render()` makes its own pool
+call (`board.load_board` + `board.render_board`) for each page; the spectators' shared render
+with a spectator benchmark (many spectators of one game). docs/performance.md has the figures.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,7 @@ from django.db.models import Model
 from .. import board, services
 from ..models import Game, Player, Seat
 from .dbpool import in_pool
+from .lru import LRU
 
 
 @dataclass
@@ -173,8 +174,8 @@ class _Shared:
     fresh_until: float  # monotonic time after which it is made again (inf: while `state` holds)
 
 
-_SHARED: OrderedDict[tuple[int, str], _Shared] = OrderedDict()
-_SHARED_LOCK = threading.Lock()  # (the pool may have several threads)
+_SHARED: LRU[tuple[int, str], _Shared] = LRU(SHARED_GAMES)  # (thread-safe: the pool's threads)
+_COUNT_LOCK = threading.Lock()
 renders_made = 0  # spectator renders made by this process (the tests count them)
 
 
@@ -206,16 +207,14 @@ def _spectator_render(
     key = (game.pk, base_url)
     state = _state(game, seats)
     now = time.monotonic()
-    with _SHARED_LOCK:
-        kept = _SHARED.get(key)
-        if (
-            kept is not None
-            and kept.state == state
-            and now < kept.fresh_until
-            and (kept.rendered.board is not None or not whole)
-        ):
-            _SHARED.move_to_end(key)
-            return kept.rendered
+    kept = _SHARED.get(key)
+    if (
+        kept is not None
+        and kept.state == state
+        and now < kept.fresh_until
+        and (kept.rendered.board is not None or not whole)
+    ):
+        return kept.rendered
     rendered = board.render_board(
         game, None, whole=whole, csrf_token=None, base_url=base_url, seats=seats
     )
@@ -228,10 +227,7 @@ def _spectator_render(
         fresh_until = min(fresh_until, now + rendered.wake_in)
     if game.has_clock and game.clock_since is not None:
         fresh_until = min(fresh_until, now + SHARED_WHILE_CLOCK_RUNS)
-    with _SHARED_LOCK:
+    with _COUNT_LOCK:
         renders_made += 1
-        _SHARED[key] = _Shared(state, rendered, fresh_until)
-        _SHARED.move_to_end(key)
-        while len(_SHARED) > SHARED_GAMES:
-            _SHARED.popitem(last=False)
+    _SHARED.put(key, _Shared(state, rendered, fresh_until))
     return rendered

@@ -1,14 +1,20 @@
 """The Jinja2 environment of the live board (`templates/jinja2/`, TEMPLATES["jinja2"]).
 
-The board's fragments are rendered for every player after every answer, and with Django's
-template language they were a third of a server's CPU (docs/performance.md, change 14); the
-rest of the site (pages, forms, the admin) stays on Django templates. What the board templates
-need beyond Jinja2's own: Django's `linebreaksbr`, and undefined names as errors, not blanks
-(a template asking for a key the context lacks fails the tests instead of drawing nothing).
+Guarantees. The board's fragments, rendered for every player after every answer, are Jinja2
+templates (the rest of the site, pages, forms and the admin, stays on Django templates), with
+Django's `linebreaksbr` (the same escaped HTML) and undefined names as errors, not blanks (a
+template asking for a key the context lacks fails the tests instead of drawing nothing).
+`option_form` draws an option's button and form with one escaping `Markup.format` instead of a
+macro call. `p.name` on a plain dict gives what Jinja2 gives (an attribute of dict first, then
+the key) without Jinja2's failed attribute lookup on every key read (`BoardEnvironment.getattr`).
 
-`p.name` on a dict is looked up as Jinja2 looks it up (an attribute first, then the key) but
-without the failed attribute lookup: an AttributeError raised and caught for each of the ~400
-dotted names a render reads from dicts was 5 % of a render (docs/performance.md, change 23).
+Private APIs it relies on (tests/web/test_runtime_private_apis.py checks each one):
+`jinja2.Environment.getattr(obj, attribute)` (overridden) and
+`Environment.undefined(obj=, name=)`; Django's Jinja2 backend's `.env` attribute; the filter
+`django.template.defaultfilters.linebreaksbr(value, autoescape=)`.
+
+Re-measure: `bench/hotpath.py` (`render_ms`) against a copy without the `getattr` override.
+docs/performance.md has the figures.
 """
 
 from __future__ import annotations
