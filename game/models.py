@@ -2,8 +2,8 @@
 
 A stored game is its inputs (`Game.setup`: players, seed, decks, the dungeon dicts copied at
 the start, an optional position) plus the ordered answer log (`GameAction`); the state is a
-replay through game.engine (DESIGN.md, "Persistence by replay"). `Game.version` is the length
-of the answer log, so every view and every action names the version it belongs to.
+replay through game.engine (docs/architecture.md, "Persistence by replay"). `Game.version` is
+the length of the answer log, so every view and every action names the version it belongs to.
 """
 
 from __future__ import annotations

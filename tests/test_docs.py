@@ -67,3 +67,15 @@ def test_every_checklist_item_is_mapped():
     assert [int(line.split("|")[1]) for line in rows] == list(range(1, 45))
     for line in rows:
         assert ".yaml" in line or "Not expressible" in line, line
+
+
+def test_the_example_file_in_docs_scenarios_passes():
+    """The annotated example that documents the format is itself a passing scenario."""
+    from game.scenario.loader import parse_scenario
+    from game.scenario.runner import run_scenario
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenarios.md").read_text()
+    example = re.search(r"```yaml\n(.*?)```", doc, re.S)
+    assert example is not None
+    result = run_scenario(parse_scenario(example.group(1), "docs/scenarios.md"))
+    assert result.passed, result.problems or result.error

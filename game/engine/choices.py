@@ -40,7 +40,7 @@ def choose_objects(
     """Choose `n` of `objs` (all of them if there are no more than `n` and the choice is forced).
 
     A mandatory choice with no real alternative is made for the player and logged
-    (SCENARIOS.md: "exactly one candidate is made for the player").
+    (docs/scenarios.md, "Which choices are asked").
     """
     if not objs or n <= 0:
         return []

@@ -138,7 +138,7 @@ class Decision:
 
 
 def dedupe_labels(options: list[Option]) -> None:
-    """Give options that would share a label a ` #N` suffix (SCENARIOS.md, option labels)."""
+    """Give options that would share a label a ` #N` suffix (docs/scenarios.md, "Option labels")."""
     labels = [o.label for o in options]
     if len(set(labels)) == len(labels):
         return  # the usual case: nothing to tell apart

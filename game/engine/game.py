@@ -3,8 +3,8 @@ answers.
 
 The rules run as a generator that yields each `Decision`; an answer is validated against the
 pending decision's options before it is sent in, so an illegal answer changes nothing. A game is
-fully determined by its `GameSetup` and its answer log, which `replay` uses (DESIGN.md,
-"Persistence by replay").
+fully determined by its `GameSetup` and its answer log, which `replay` uses
+(docs/architecture.md, "Persistence by replay").
 """
 
 from __future__ import annotations
@@ -187,6 +187,14 @@ class Engine:
         self._gen.close()
         self.pending = None
 
+    def apply_logged(self, player: str, answer: Any) -> None:
+        """Apply one entry of an answer log: an answer, or the `"!concede"` marker `concede`
+        writes (so a replay, or a catch-up from the log, reaches the same result)."""
+        if answer == "!concede":
+            self.concede(player)
+        else:
+            self.answer(player, answer)
+
     # views ------------------------------------------------------------------------------------
     def view_for(self, seat: str | None) -> dict[str, Any]:
         from .view import view_for
@@ -200,13 +208,11 @@ class Engine:
 
 
 def replay(setup: GameSetup, answers: Sequence[tuple[str, Any]]) -> Engine:
-    """Rebuild a game from its setup and answer log (DESIGN.md, "Persistence by replay")."""
+    """Rebuild a game from its setup and answer log (docs/architecture.md, "Persistence by
+    replay")."""
     game = Engine(setup)
     for player, answer in answers:
-        if answer == "!concede":
-            game.concede(player)
-        else:
-            game.answer(player, answer)
+        game.apply_logged(player, answer)
     return game
 
 

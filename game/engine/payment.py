@@ -1,7 +1,7 @@
 """Paying costs: mana abilities as sources, automatic payment, tapping by hand (CR 601.2g-h, 605).
 
 Automatic payment uses the mana pool, then lands, then other permanents' mana abilities, and
-sacrifices Treasures last (SCENARIOS.md, "Other fixed points").
+sacrifices Treasures last (docs/scenarios.md, "Which choices are asked").
 """
 
 from __future__ import annotations

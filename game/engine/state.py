@@ -1,4 +1,5 @@
-"""The game state: plain Python objects, nothing else (DESIGN.md, "Pure and deterministic")."""
+"""The game state: plain Python objects, nothing else (docs/architecture.md, "Pure and
+deterministic")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What each viewer may see (DESIGN.md, "Views per viewer").
+"""What each viewer may see (docs/architecture.md, "Views per viewer").
 
 `judge_view` is the full state JSON of `scenario state` (both hands, library order).
 `view_for(seat)` hides the opponent's hand and both libraries (counts) unless revealed;

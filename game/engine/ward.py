@@ -55,7 +55,7 @@ def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
     cost = parse_cost(cost_text)
     paid = False
     if can_pay(g, payer, cost):
-        # "Unless … pays" offers paying only when it can be paid right now (SCENARIOS.md).
+        # "Unless … pays" offers paying only when it can be paid right now (docs/scenarios.md).
         note = " (it can't be countered, so it resolves anyway)" if item.cant_be_countered else ""
         answer = yield Decision(
             payer,

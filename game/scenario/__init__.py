@@ -1,4 +1,5 @@
-"""Scenario files (SCENARIOS.md): set up a position, play a script of answers, check the result.
+"""Scenario files (docs/scenarios.md): set up a position, play a script of answers, check the
+result.
 
 Pure Python: reading YAML, running the engine, comparing. The `scenario` management command and
 the test suite are thin wrappers around `run_file` and `final_state`.

@@ -1,4 +1,4 @@
-"""Every scenario file under tests/scenarios passes (SCENARIOS.md)."""
+"""Every scenario file under tests/scenarios passes (docs/scenarios.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""`manage.py scenario run FILE_OR_DIR...` and `manage.py scenario state FILE` (SCENARIOS.md)."""
+"""`manage.py scenario run FILE_OR_DIR...` and `manage.py scenario state FILE`
+(docs/scenarios.md)."""
 
 from __future__ import annotations
 
