@@ -1,0 +1,190 @@
+"""The private APIs of Django, asgiref, Channels, Jinja2 and psycopg that game/runtime/ relies on
+are still there, with the signatures and the behaviour it uses.
+
+After an upgrade a failure here names the runtime module and the library: read that module's
+docstring (what it guarantees, how to re-measure what it buys) before adapting it, or remove the
+piece if what it buys no longer pays for the adaptation (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+
+def _require(module: str, library: str, owner: Any, name: str) -> Any:
+    """`owner.name`, or a failure saying who needs it."""
+    where = getattr(owner, "__qualname__", None) or getattr(owner, "__name__", repr(owner))
+    if not hasattr(owner, name):
+        pytest.fail(
+            f"game/runtime/{module} relies on {library}'s private {where}.{name}, which is gone "
+            f"in {library} {_version(library)}: adapt {module} or remove the piece"
+        )
+    return getattr(owner, name)
+
+
+def _require_params(module: str, library: str, func: Any, *names: str) -> None:
+    params = list(inspect.signature(func).parameters)
+    missing = [n for n in names if n not in params]
+    if missing:
+        pytest.fail(
+            f"game/runtime/{module} calls {library}'s {func.__qualname__} with {missing}, which "
+            f"its signature {params} no longer takes ({library} {_version(library)})"
+        )
+
+
+def _require_source(module: str, library: str, func: Any, text: str, why: str) -> None:
+    if text not in inspect.getsource(func):
+        pytest.fail(
+            f"game/runtime/{module} relies on {library}'s {func.__qualname__} {why}, which it no "
+            f"longer seems to do ({library} {_version(library)}): adapt {module}"
+        )
+
+
+def _version(library: str) -> str:
+    from importlib.metadata import version
+
+    return version(library)
+
+
+# dbpool.py ----------------------------------------------------------------------------------
+def test_dbpool_asgiref() -> None:
+    from asgiref.sync import SyncToAsync
+
+    handler = _require("dbpool.py", "asgiref", SyncToAsync, "thread_handler")
+    params = list(inspect.signature(handler).parameters)
+    if params[:2] != ["self", "loop"]:
+        pytest.fail(
+            "game/runtime/dbpool.py overrides asgiref's SyncToAsync.thread_handler(self, loop, "
+            f"*args, **kwargs); its parameters are now {params}"
+        )
+    _require_params("dbpool.py", "asgiref", SyncToAsync.__init__, "thread_sensitive", "executor")
+    _require_source(
+        "dbpool.py",
+        "asgiref",
+        SyncToAsync.__call__,
+        "self.thread_handler",
+        "running each call through self.thread_handler on the executor",
+    )
+
+
+@pytest.mark.django_db
+def test_dbpool_django() -> None:
+    from django.db import connections
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
+    from django.utils.connection import BaseConnectionHandler
+
+    conn = connections["default"]
+    for attribute in ("health_check_done", "health_check_enabled", "errors_occurred", "connection"):
+        _require("dbpool.py", "django", conn, attribute)
+    _require("dbpool.py", "django", BaseDatabaseWrapper, "execute_wrapper")
+    _require_params("dbpool.py", "django", BaseConnectionHandler.all, "initialized_only")
+    obsolete = _require("dbpool.py", "django", BaseDatabaseWrapper, "close_if_unusable_or_obsolete")
+    checked = _require("dbpool.py", "django", BaseDatabaseWrapper, "close_if_health_check_failed")
+    _require_source(
+        "dbpool.py",
+        "django",
+        obsolete,
+        "self.health_check_done = False",
+        "asking for a new health check at the start of each request (health_check_done)",
+    )
+    _require_source(
+        "dbpool.py",
+        "django",
+        checked,
+        "self.health_check_done",
+        "skipping the health check when health_check_done is set",
+    )
+    _require_source(
+        "dbpool.py",
+        "django",
+        CursorWrapper._execute_with_wrappers,
+        '"connection"',
+        'passing the connection to execute wrappers as context["connection"]',
+    )
+
+
+# prepared.py --------------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_prepared_django_compiler() -> None:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.models import Model, query
+    from django.db.models.sql.compiler import SQLCompiler
+
+    from game.models import Seat
+
+    queryset = Seat.objects.select_related("game", "player").filter(game_id=1)
+    _require("prepared.py", "django", queryset, "_iterable_class")
+    fetch_mode = _require("prepared.py", "django", queryset, "_fetch_mode")
+    _require("prepared.py", "django", fetch_mode, "track_peers")
+    _require_params("prepared.py", "django", queryset.query.get_compiler, "using")
+    compiler = queryset.query.get_compiler(using=queryset.db)
+    compiler.as_sql()
+    for attribute in ("select", "col_count", "klass_info", "annotation_col_map", "connection"):
+        _require("prepared.py", "django", compiler, attribute)
+    for method in ("get_converters", "apply_converters", "has_composite_fields"):
+        _require("prepared.py", "django", SQLCompiler, method)
+    if "select_fields" not in compiler.klass_info or "model" not in compiler.klass_info:
+        pytest.fail(
+            "game/runtime/prepared.py reads django's SQLCompiler.klass_info['select_fields'] and "
+            f"['model']; it now holds {sorted(compiler.klass_info)}"
+        )
+    _require_params("prepared.py", "django", Model.from_db, "db", "field_names", "values")
+    _require_params("prepared.py", "django", Model.from_db, "fetch_mode")
+    populators = _require("prepared.py", "django", query, "get_related_populators")
+    _require_params("prepared.py", "django", populators, "klass_info", "select", "db", "fetch_mode")
+    related = _require("prepared.py", "django", query, "RelatedPopulator")
+    _require_params("prepared.py", "django", related.populate, "row", "from_obj")
+    _require("prepared.py", "django", query, "ModelIterable")
+    _require("prepared.py", "django", query, "ValuesListIterable")
+    _require("prepared.py", "django", BaseDatabaseWrapper, "wrap_database_errors")
+
+
+def test_prepared_psycopg_pipeline() -> None:
+    psycopg = pytest.importorskip("psycopg")
+    _require("prepared.py", "psycopg", psycopg, "Pipeline")
+    _require("prepared.py", "psycopg", psycopg.Pipeline, "is_supported")
+    _require("prepared.py", "psycopg", psycopg.Connection, "pipeline")
+
+
+# layers.py ----------------------------------------------------------------------------------
+def test_layers_channels() -> None:
+    from channels.layers import InMemoryChannelLayer
+
+    _require("layers.py", "channels", InMemoryChannelLayer, "_clean_expired")
+    for method in (InMemoryChannelLayer.receive, InMemoryChannelLayer.group_send):
+        _require_source(
+            "layers.py",
+            "channels",
+            method,
+            "self._clean_expired()",
+            "calling self._clean_expired() (the walk made once a second here)",
+        )
+
+
+# templating.py ------------------------------------------------------------------------------
+@pytest.mark.django_db
+def test_templating_jinja2_and_django() -> None:
+    import jinja2
+    from django.template import defaultfilters, engines
+    from jinja2.compiler import CodeGenerator
+
+    from game.runtime.templating import BoardEnvironment
+
+    getattr_ = _require("templating.py", "jinja2", jinja2.Environment, "getattr")
+    _require_params("templating.py", "jinja2", getattr_, "obj", "attribute")
+    _require_source(
+        "templating.py",
+        "jinja2",
+        CodeGenerator.visit_Getattr,
+        "environment.getattr(",
+        "compiling a dotted name to environment.getattr() (overridden by BoardEnvironment)",
+    )
+    _require_params("templating.py", "jinja2", jinja2.StrictUndefined.__init__, "obj", "name")
+    env = _require("templating.py", "django", engines["jinja2"], "env")
+    if not isinstance(env, BoardEnvironment):
+        pytest.fail("game/runtime/templating.py: django's Jinja2 backend's .env is not ours")
+    _require_params("templating.py", "django", defaultfilters.linebreaksbr, "value", "autoescape")
