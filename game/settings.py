@@ -253,8 +253,8 @@ VENTURE_WS_SPECTATOR_RATE = _rate_setting("VENTURE_WS_SPECTATOR_RATE", "2/10")
 # The websockets' database work and renders run on this many threads per process
 # (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads
 # only contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,
-# 112 and 529-621 with four; docs/performance.md, change 25). SQLite has one writer at a time
-# anyway: a second thread that wants to write sleeps in its busy handler.
+# 112 and 529-621 with four; docs/performance.md, "The database pool"). SQLite has one writer at
+# a time anyway: a second thread that wants to write sleeps in its busy handler.
 VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1"))
 # The garbage collector's thresholds in a server process (game/runtime/gc_tuning.py); "" keeps
 # Python's.

@@ -1,6 +1,6 @@
 """Adventures in the Forgotten Realms (and the two AFC/CLB cards used with them).
 
-Oracle texts: ../shared/reference/rules.md §3. Each card is its printed values plus abilities
+Oracle texts: the rules reference (§3). Each card is its printed values plus abilities
 made of effect steps; the few rules no step expresses are small hooks below the card.
 """
 
