@@ -1,5 +1,10 @@
 """Admin forms for dungeon cards: a form per room, a form per effect step, and a whole-dungeon
-check (validate_dungeon_dict) before anything is saved."""
+check (validate_dungeon_dict) before anything is saved.
+
+The step form's operations and parameter fields are built from the engine's registry
+(`game/engine/ops.py`): a parameter's type gives its field (a number, a checkbox, a list of
+choices, a text), its declaration the help beside it; tests/dungeons/test_vocabulary_form.py
+holds the form to the registry."""
 
 from __future__ import annotations
 
@@ -10,10 +15,54 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from game.engine.dungeon import validate_dungeon_dict
-from game.engine.effects import REQUIRED_PARAMS, STEP_PARAMS
+from game.engine.ops import BOOL, INT, TARGET, TEXT, Param, data_ops, data_params
 
-from .models import EffectStep, Room
+from .models import TARGET_CHOICES, EffectStep, Room
 from .steps import ALL_PARAMS, fields_to_step
+
+
+def _label(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def _help(param: Param) -> str:
+    users = [
+        name
+        for name, entry in data_ops().items()
+        if any(p.name == param.name for p in entry.data_params)
+    ]
+    used_by = "Used by " + ", ".join(_label(u) for u in users) + "."
+    return f"{param.help} {used_by}" if param.help else used_by
+
+
+def param_field(param: Param) -> forms.Field:
+    """The form field for one parameter of the registry."""
+    common: dict[str, Any] = {"required": False, "help_text": _help(param)}
+    if param.type == INT:
+        return forms.IntegerField(min_value=param.minimum, **common)
+    if param.type == BOOL:
+        return forms.BooleanField(**common)
+    if param.type == TARGET:
+        return forms.ChoiceField(choices=TARGET_CHOICES, **common)
+    if param.type == TEXT and param.choices:
+        return forms.ChoiceField(
+            choices=[("", "—"), *((c, _label(c)) for c in param.choices)], **common
+        )
+    column = EffectStep._meta.get_field(param.name)
+    return forms.CharField(max_length=column.max_length, **common)
+
+
+def _step_fields() -> dict[str, forms.Field]:
+    columns = {f.name for f in EffectStep._meta.get_fields()}
+    missing = [name for name in data_params() if name not in columns]
+    if missing:
+        # A new parameter needs a column to be kept in: add it to EffectStep (and a migration).
+        raise LookupError(f"EffectStep has no column for the parameters {', '.join(missing)}")
+    op = forms.ChoiceField(
+        label="operation",
+        choices=[("", "---------"), *((name, _label(name)) for name in data_ops())],
+    )
+    return {"op": op, **{name: param_field(p) for name, p in data_params().items()}}
 
 
 class EffectStepForm(forms.ModelForm):
@@ -21,22 +70,25 @@ class EffectStepForm(forms.ModelForm):
         model = EffectStep
         fields = ["position", "op", *ALL_PARAMS]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(_step_fields())
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        op = data.get("op")
-        if not op:
-            return data
-        allowed = STEP_PARAMS.get(op, {})
+        entry = data_ops().get(data.get("op") or "")
+        if entry is None:
+            return data  # no operation, or an unknown one the field has already reported
+        name = _label(entry.name)
+        allowed = [p.name for p in entry.data_params]
         for key in ALL_PARAMS:
-            value = data.get(key)
-            if value in (None, "", False):
+            if data.get(key) in (None, "", False) or key in allowed:
                 continue
-            if key not in allowed:
-                accepted = ", ".join(allowed) or "no parameters"
-                self.add_error(key, f"{op.replace('_', ' ')} takes {accepted}; not {key}.")
-        for key in REQUIRED_PARAMS.get(op, ()):
+            accepted = ", ".join(allowed) or "no parameters"
+            self.add_error(key, f"{name} takes {accepted}; not {key}.")
+        for key in entry.required:
             if data.get(key) in (None, ""):
-                self.add_error(key, f"{op.replace('_', ' ')} needs {key}.")
+                self.add_error(key, f"{name} needs {key}.")
         return data
 
     def to_step(self) -> dict[str, Any]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards.base import KEYWORDS, Step, TargetSpec
+from .cards.base import Step, TargetSpec
 from .choices import Gen
 from .decisions import Decision, Option
-from .effects import OPS, REQUIRED_PARAMS, STEP_CHOICES, STEP_PARAMS, TYPE_WORDS
+from .ops import data_ops, step_problems
 from .state import DungeonState, GameState, PendingTrigger
 from .targets import TARGET_KINDS
 from .triggers import fire
@@ -135,37 +135,16 @@ def validate_dungeon_dict(data: dict[str, Any]) -> list[str]:
 
 
 def _step_problems(room: str, effect: list[Any]) -> list[str]:
+    """A room's steps against the vocabulary (ops.step_problems), plus its target phrases:
+    `target: KIND` declares one, `target: N` must refer to one declared by an earlier step."""
     problems = []
     declared = 0
     for i, step in enumerate(effect):
         where = f"Room {room!r}, step {i + 1}"
-        if not isinstance(step, dict) or "op" not in step:
-            problems.append(f"{where}: a step is a mapping with an 'op'.")
+        problems += step_problems(step, where)
+        if not isinstance(step, dict) or step.get("op") not in data_ops():
             continue
         op = step["op"]
-        if op not in STEP_PARAMS or op not in OPS:
-            known = ", ".join(sorted(STEP_PARAMS))
-            problems.append(f"{where}: unknown operation {op!r}; known: {known}.")
-            continue
-        allowed = STEP_PARAMS[op]
-        for key, value in step.items():
-            if key == "op":
-                continue
-            if key not in allowed:
-                problems.append(
-                    f"{where} ({op}): unknown parameter {key!r}; accepted: "
-                    + (", ".join(allowed) or "none")
-                    + "."
-                )
-            elif (
-                not isinstance(value, allowed[key])
-                or isinstance(value, bool)
-                and allowed[key] is int
-            ):
-                problems.append(f"{where} ({op}): {key} has the wrong type ({value!r}).")
-        for key in REQUIRED_PARAMS.get(op, ()):
-            if key not in step:
-                problems.append(f"{where} ({op}): missing parameter {key!r}.")
         target = step.get("target")
         if isinstance(target, str) and target not in ("self", "it"):
             if target not in TARGET_KINDS:
@@ -177,38 +156,8 @@ def _step_problems(room: str, effect: list[Any]) -> list[str]:
             declared += 1
         elif isinstance(target, int) and not isinstance(target, bool) and target >= declared:
             problems.append(f"{where} ({op}): target {target} refers to no earlier target phrase.")
-        if op == "create_token":
-            from .cards import TOKENS
-
-            if step.get("token") not in TOKENS:
-                problems.append(
-                    f"{where}: unknown token {step.get('token')!r}; known: "
-                    + ", ".join(sorted(TOKENS))
-                    + "."
-                )
-        for key, choices in STEP_CHOICES.items():
-            if key in step and key in allowed and step[key] not in choices:
-                if key == "who" and str(step[key]).startswith("target"):
-                    continue
-                problems.append(
-                    f"{where} ({op}): {key} must be one of {', '.join(choices)}, not {step[key]!r}."
-                )
         if step.get("who") == "target" and not isinstance(step.get("target"), str):
             problems.append(f"{where} ({op}): who: target needs a target phrase (target: player).")
-        for word in step.get("types", []) if isinstance(step.get("types"), list) else []:
-            if word not in TYPE_WORDS:
-                problems.append(
-                    f"{where} ({op}): unknown card type {word!r}; known: {', '.join(TYPE_WORDS)}."
-                )
-        for kw in step.get("keywords", []) if isinstance(step.get("keywords"), list) else []:
-            if kw not in KEYWORDS:
-                problems.append(
-                    f"{where} ({op}): unknown keyword {kw!r}; known: {', '.join(sorted(KEYWORDS))}."
-                )
-        for key in ("amount", "count", "reveal", "counters"):
-            value = step.get(key)
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                problems.append(f"{where} ({op}): {key} can't be negative.")
     return problems
 
 

@@ -3,6 +3,9 @@ have no source and are controlled by the player who had the initiative when they
 
 from __future__ import annotations
 
+from typing import Any
+
+from .ops import TEXT, Param, op
 from .state import GameState, PendingTrigger
 
 TAKE_TEXT = "Whenever a player takes the initiative, that player ventures into Undercity."
@@ -56,3 +59,9 @@ def _trigger(g: GameState, controller: str, text: str, effect: list) -> None:
             source_name="The initiative",
         )
     )
+
+
+# The third inherent trigger's effect: the attacking player, named when it triggered, takes it.
+@op("take_initiative_by", Param("player", TEXT, required=True), data=False)
+def op_take_initiative_by(g: GameState, ctx: Any, step: dict[str, Any]) -> None:
+    take_initiative(g, step["player"])

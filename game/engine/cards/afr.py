@@ -7,6 +7,7 @@ made of effect steps; the few rules no step expresses are small hooks below the 
 from __future__ import annotations
 
 from ..choices import Gen, choose_objects
+from ..ops import op
 from .base import Static, TargetSpec, Triggered, activated, card
 from .conditions import (
     completed_a_dungeon,
@@ -20,7 +21,8 @@ VENTURE = {"op": "venture"}
 VENTURE_REMINDER = "(Enter the first room or advance to the next room.)"
 
 
-def _return_this_from_graveyard(g, ctx, step) -> Gen:  # noqa: ANN001
+@op("dungeon_crawler_return", data=False)
+def _return_this_from_graveyard(g, ctx, step) -> None:  # noqa: ANN001
     """Dungeon Crawler: "you may return this card from your graveyard to your hand"."""
     from ..zones import move
 
@@ -30,10 +32,20 @@ def _return_this_from_graveyard(g, ctx, step) -> Gen:  # noqa: ANN001
         return
     move(g, obj, "hand")
     g.note(f"{obj.owner} returns Dungeon Crawler from the graveyard to their hand")
-    return
-    yield
 
 
+@op("acererak_return_to_hand", data=False)
+def _acererak_return(g, ctx, step) -> None:  # noqa: ANN001
+    """Acererak: "return Acererak to its owner's hand" (before it ventures)."""
+    from ..zones import move
+
+    src = ctx.source(g)
+    if src is not None:
+        move(g, src, "hand")
+        g.note(f"{src.name} is returned to its owner's hand")
+
+
+@op("acererak_attack", asks=("unless", "sacrifice"), data=False)
 def _acererak_attack(g, ctx, step) -> Gen:  # noqa: ANN001
     """For each opponent, create a 2/2 black Zombie unless that player sacrifices a creature."""
     from ..continuous import chars
@@ -322,7 +334,7 @@ CARDS = [
         triggers=[
             Triggered(
                 "you_complete_dungeon",
-                [{"op": "hook", "fn": _return_this_from_graveyard}],
+                [{"op": "dungeon_crawler_return"}],
                 "Whenever you complete a dungeon, you may return this card from your graveyard "
                 "to your hand.",
                 zone="graveyard",
@@ -415,14 +427,14 @@ CARDS = [
         triggers=[
             Triggered(
                 "self_enters",
-                [{"op": "return_self_to_hand"}, VENTURE],
+                [{"op": "acererak_return_to_hand"}, VENTURE],
                 "When Acererak enters, if you haven't completed Tomb of Annihilation, return "
                 "Acererak to its owner's hand and venture into the dungeon.",
                 intervening_if=havent_completed_tomb,
             ),
             Triggered(
                 "self_attacks",
-                [{"op": "hook", "fn": _acererak_attack}],
+                [{"op": "acererak_attack"}],
                 "Whenever Acererak attacks, for each opponent, you create a 2/2 black Zombie "
                 "creature token unless that player sacrifices a creature of their choice.",
             ),

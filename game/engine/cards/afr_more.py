@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..choices import Gen, choose_objects
+from ..ops import op
 from ..state import ContinuousEffect
 from .base import Static, TargetSpec, Triggered, activated, card, loyalty
 from .conditions import completed_a_dungeon, you_completed
@@ -22,14 +23,13 @@ def _enchanted_is_red(g, src) -> bool:  # noqa: ANN001
     return host is not None and "R" in host.card.colors
 
 
-def _ray_tap(g, ctx, step) -> Gen:  # noqa: ANN001
+@op("ray_of_frost_tap", data=False)
+def _ray_tap(g, ctx, step) -> None:  # noqa: ANN001
     src = ctx.source(g)
     host = g.permanent(src.attached_to) if src is not None and src.attached_to else None
     if host is not None:
         host.tapped = True
         g.note(f"Ray of Frost taps {host.name}")
-    return
-    yield
 
 
 def _ray_red_now(g, player, src=None) -> bool:  # noqa: ANN001
@@ -37,6 +37,7 @@ def _ray_red_now(g, player, src=None) -> bool:  # noqa: ANN001
     return src is not None and src.zone == "battlefield" and _enchanted_is_red(g, src)
 
 
+@op("ellywick_look", asks=("choose_card",), data=False)
 def _ellywick_look(g, ctx, step) -> Gen:  # noqa: ANN001
     """Look at the top six; you may reveal a creature card and put it into your hand (3 life if
     legendary); the rest go on the bottom in a random order."""
@@ -84,13 +85,13 @@ ELLYWICK_EMBLEM = Static(
 )
 
 
-def _ellywick_emblem(g, ctx, step) -> Gen:  # noqa: ANN001
+@op("ellywick_emblem", data=False)
+def _ellywick_emblem(g, ctx, step) -> None:  # noqa: ANN001
     g.player(ctx.controller).emblems.append(("Ellywick Tumblestrum emblem", ELLYWICK_EMBLEM))
     g.note(f"{ctx.controller} gets an emblem: {ELLYWICK_EMBLEM.text}", "CR 114.1")
-    return
-    yield
 
 
+@op("barrowin_return", asks=("choose_card",), data=False)
 def _barrowin_return(g, ctx, step) -> Gen:  # noqa: ANN001
     """Return up to one creature card with mana value 3 or less from your graveyard to the
     battlefield if you've completed a dungeon (checked as the ability resolves)."""
@@ -131,12 +132,6 @@ def _solar_enters(g, src, ev) -> bool:  # noqa: ANN001
     if o is src:
         return True
     return not o.token and o.controller == src.controller and "Creature" in o.card.types
-
-
-def _sefris_return(g, ctx, step) -> Gen:  # noqa: ANN001
-    from ..effects import op_return_to_battlefield
-
-    yield from op_return_to_battlefield(g, ctx, step)
 
 
 CARDS = [
@@ -218,7 +213,7 @@ CARDS = [
         triggers=[
             Triggered(
                 "self_enters",
-                [{"op": "hook", "fn": _ray_tap}],
+                [{"op": "ray_of_frost_tap"}],
                 "When Ray of Frost enters, if enchanted creature is red, tap it.",
                 intervening_if=_ray_red_now,
             )
@@ -254,14 +249,14 @@ CARDS = [
             loyalty(1, [VENTURE], "Venture into the dungeon."),
             loyalty(
                 -2,
-                [{"op": "hook", "fn": _ellywick_look}],
+                [{"op": "ellywick_look"}],
                 "Look at the top six cards of your library. You may reveal a creature card from "
                 "among them and put it into your hand. If it's legendary, you gain 3 life. Put "
                 "the rest on the bottom of your library in a random order.",
             ),
             loyalty(
                 -7,
-                [{"op": "hook", "fn": _ellywick_emblem}],
+                [{"op": "ellywick_emblem"}],
                 'You get an emblem with "Creatures you control have trample and haste and get '
                 "+2/+2 for each differently named dungeon you've completed.\"",
             ),
@@ -286,7 +281,7 @@ CARDS = [
             ),
             Triggered(
                 "self_attacks",
-                [{"op": "hook", "fn": _barrowin_return}],
+                [{"op": "barrowin_return"}],
                 "Whenever Barrowin of Clan Undurr attacks, return up to one creature card with "
                 "mana value 3 or less from your graveyard to the battlefield if you've completed "
                 "a dungeon.",

@@ -4,6 +4,7 @@ rules.md §3.2."""
 from __future__ import annotations
 
 from ..choices import Gen, choose_objects
+from ..ops import CASTING, op
 from .base import TargetSpec, Triggered, activated, card
 from .conditions import you_completed, you_have_the_initiative
 
@@ -15,6 +16,7 @@ def _enters_take(text: str = TAKE_TEXT) -> Triggered:
     return Triggered("self_enters", [TAKE], text)
 
 
+@op("white_plume_untap", asks=("untap",), data=False)
 def _white_plume_untap(g, ctx, step) -> Gen:  # noqa: ANN001
     """Untap a creature you control; if you've completed a dungeon, untap all of them."""
     from ..continuous import chars
@@ -32,7 +34,8 @@ def _white_plume_untap(g, ctx, step) -> Gen:  # noqa: ANN001
         g.note(f"{me} untaps {o.name}")
 
 
-def _torch_blockers(g, ctx, step) -> Gen:  # noqa: ANN001
+@op("trailblazers_torch_blockers", data=False)
+def _torch_blockers(g, ctx, step) -> None:  # noqa: ANN001
     """Whenever equipped creature becomes blocked, it deals 2 damage to each creature blocking
     it (the equipped creature is the source)."""
     from ..continuous import chars
@@ -52,8 +55,6 @@ def _torch_blockers(g, ctx, step) -> Gen:  # noqa: ANN001
             deathtouch="deathtouch" in kw,
             lifelink_to=attacker.controller if "lifelink" in kw else None,
         )
-    return
-    yield
 
 
 def _tome_mana(g, obj):  # noqa: ANN001, ANN202
@@ -64,6 +65,7 @@ def _adventurer_mana(g, obj):  # noqa: ANN001, ANN202
     return ("G", 6 if g.player(obj.controller).completed else 2)
 
 
+@op("sarevoks_tome_dig", asks=("yes_no", *CASTING), data=False)
 def _tome_dig(g, ctx, step) -> Gen:  # noqa: ANN001
     """Exile cards from the top until a nonland card; you may cast it without paying its mana
     cost."""
@@ -89,7 +91,8 @@ def _tome_dig(g, ctx, step) -> Gen:  # noqa: ANN001
         yield from cast_spell(g, me, found, free=True)
 
 
-def _caves_exile(g, ctx, step) -> Gen:  # noqa: ANN001
+@op("caves_of_chaos_exile", data=False)
+def _caves_exile(g, ctx, step) -> None:  # noqa: ANN001
     """Exile the top card; you may play it this turn — without paying its mana cost if you had
     completed a dungeon as it was exiled (CLB Release Notes)."""
     from ..zones import move
@@ -106,24 +109,25 @@ def _caves_exile(g, ctx, step) -> Gen:  # noqa: ANN001
         f"{me} exiles {o.name} and may play it this turn"
         + (" without paying its mana cost" if o.play_free else "")
     )
-    return
-    yield
 
 
-def _rilsa(g, ctx, step) -> Gen:  # noqa: ANN001
-    from ..effects import op_modify
+@op("rilsa_rael", data=False)
+def _rilsa(g, ctx, step) -> None:  # noqa: ANN001
+    from ..effects_permanents import op_modify
 
-    yield from op_modify(g, ctx, {"op": "modify", "target": 0, "keywords": ["deathtouch"]})
+    op_modify(g, ctx, {"op": "modify", "target": 0, "keywords": ["deathtouch"]})
     if g.player(ctx.controller).completed:
-        yield from op_modify(
+        op_modify(
             g,
             ctx,
             {"op": "modify", "target": 0, "power": 5, "keywords": ["first strike", "menace"]},
         )
 
 
+@op("seasoned_dungeoneer", asks=("yes_no",), data=False)
 def _dungeoneer(g, ctx, step) -> Gen:  # noqa: ANN001
-    from ..effects import objects_for, op_explore
+    from ..effects import objects_for
+    from ..effects_permanents import op_explore
     from ..state import ContinuousEffect
 
     for o in objects_for(g, ctx, {"target": 0}):
@@ -140,10 +144,11 @@ def _dungeoneer(g, ctx, step) -> Gen:  # noqa: ANN001
     yield from op_explore(g, ctx, {"op": "explore", "target": 0})
 
 
-def _catacombs(g, ctx, step) -> Gen:  # noqa: ANN001
-    from ..effects import op_return_to_battlefield
+@op("from_the_catacombs", data=False)
+def _catacombs(g, ctx, step) -> None:  # noqa: ANN001
+    from ..effects_permanents import op_return_to_battlefield
 
-    yield from op_return_to_battlefield(
+    op_return_to_battlefield(
         g,
         ctx,
         {
@@ -180,7 +185,7 @@ CARDS = [
             _enters_take(),
             Triggered(
                 "opponent_upkeep",
-                [{"op": "hook", "fn": _white_plume_untap}],
+                [{"op": "white_plume_untap"}],
                 "At the beginning of each opponent's upkeep, untap a creature you control. If "
                 "you've completed a dungeon, untap all creatures you control instead.",
             ),
@@ -203,7 +208,7 @@ CARDS = [
             _enters_take(),
             Triggered(
                 "you_attack",
-                [{"op": "hook", "fn": _dungeoneer}],
+                [{"op": "seasoned_dungeoneer"}],
                 "Whenever you attack, target attacking Cleric, Rogue, Warrior, or Wizard gains "
                 "protection from creatures until end of turn. It explores.",
                 targets=[
@@ -232,7 +237,7 @@ CARDS = [
             _enters_take("When Caves of Chaos Adventurer enters, you take the initiative."),
             Triggered(
                 "self_attacks",
-                [{"op": "hook", "fn": _caves_exile}],
+                [{"op": "caves_of_chaos_exile"}],
                 "Whenever Caves of Chaos Adventurer attacks, exile the top card of your library. "
                 "If you've completed a dungeon, you may play that card this turn without paying "
                 "its mana cost. Otherwise, you may play that card this turn.",
@@ -322,7 +327,7 @@ CARDS = [
             _enters_take("When Rilsa Rael, Kingpin enters, you take the initiative."),
             Triggered(
                 "you_attack",
-                [{"op": "hook", "fn": _rilsa}],
+                [{"op": "rilsa_rael"}],
                 "Whenever you attack, target attacking creature gains deathtouch until end of "
                 "turn. If you've completed a dungeon, that creature also gets +5/+0 and gains "
                 "first strike and menace until end of turn.",
@@ -343,7 +348,7 @@ CARDS = [
             _enters_take("When this Equipment enters, you take the initiative."),
             Triggered(
                 "becomes_blocked_equipped",
-                [{"op": "hook", "fn": _torch_blockers}],
+                [{"op": "trailblazers_torch_blockers"}],
                 "Whenever equipped creature becomes blocked, it deals 2 damage to each creature "
                 "blocking it.",
             ),
@@ -376,7 +381,7 @@ CARDS = [
             ),
             activated(
                 "{3}, {T}",
-                [{"op": "hook", "fn": _tome_dig}],
+                [{"op": "sarevoks_tome_dig"}],
                 "Exile cards from the top of your library until you exile a nonland card. You "
                 "may cast that card without paying its mana cost. Activate only if you've "
                 "completed a dungeon.",
@@ -400,7 +405,7 @@ CARDS = [
         spell_targets=[
             TargetSpec("creature_card_in_a_graveyard", "target creature card from a graveyard")
         ],
-        spell=[{"op": "hook", "fn": _catacombs}, TAKE],
+        spell=[{"op": "from_the_catacombs"}, TAKE],
         escape="{3}{B}{B}",
         escape_exile=5,
         set_code="CLB",

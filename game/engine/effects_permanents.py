@@ -1,0 +1,221 @@
+"""Shared operations about permanents, cards and the stack: tokens, counters, "gets +X/+Y",
+destroying, damage, countering, returning, goad, explore, equip."""
+
+from __future__ import annotations
+
+from .cards import TOKENS
+from .cards.base import KEYWORDS, Step
+from .choices import Gen, yes_no
+from .effects import Ctx, counter, deal_damage, objects_for, targets_of, token_def
+from .effects_players import amount
+from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, op
+from .state import ContinuousEffect, GameState
+from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
+
+TARGET_PARAM = Param(
+    "target",
+    TARGET,
+    help="A new target (its kind), an earlier one again (#0, #1), this permanent (self), or "
+    "what the previous step made (it).",
+)
+DURATIONS = ("end_of_turn", "until_next_turn", "permanent")
+
+
+def _duration_text(duration: str) -> str:
+    return {"end_of_turn": " until end of turn", "until_next_turn": " until your next turn"}.get(
+        duration, ""
+    )
+
+
+@op(
+    "create_token",
+    Param("token", TEXT, required=True, choices=tuple(sorted(TOKENS))),
+    Param("count", INT, minimum=0, help="How many tokens."),
+    Param("describe", TEXT, help="How the log names the token."),
+    does="create tokens (" + ", ".join(TOKENS) + ")",
+)
+def op_create_token(g: GameState, ctx: Ctx, step: Step) -> None:
+    token = token_def(step["token"])
+    made = create_token(g, token, ctx.controller, count=step.get("count", 1))
+    desc = step.get("describe") or token.name
+    g.note(f"{ctx.controller} creates {len(made)} {desc} token{'s' if len(made) > 1 else ''}")
+    ctx.memory["created"] = made
+
+
+@op(
+    "add_counters",
+    TARGET_PARAM,
+    Param("counter", TEXT, choices=("+1/+1", "-1/-1")),
+    amount(),
+    does="put counters on a creature",
+)
+def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
+    for o in objects_for(g, ctx, step):
+        kind = step.get("counter", "+1/+1")
+        o.counters[kind] = o.counters.get(kind, 0) + step.get("amount", 1)
+        g.note(f"{o.name} gets {step.get('amount', 1)} {kind} counter(s)")
+
+
+@op(
+    "modify",
+    TARGET_PARAM,
+    Param("power", INT),
+    Param("toughness", INT),
+    Param("keywords", WORDS, choices=tuple(sorted(KEYWORDS)), help="e.g. flying, haste."),
+    Param("duration", TEXT, choices=DURATIONS, help="end of turn unless given."),
+    Param("cant_attack", BOOL),
+    Param("set_base", PAIR, help="Base power/toughness, e.g. 1/1."),
+    Param("set_subtypes", WORDS, help="e.g. Bird."),
+    Param("add_types", WORDS, card_only=True),
+    Param("cant_be_blocked_by_walls", BOOL, card_only=True),
+    does='"gets +X/+Y", "gains …", "can\'t attack", "becomes a 1/1 Bird" for a duration '
+    "(end_of_turn, until_next_turn, permanent)",
+)
+def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
+    """ "Target creature gets +X/+Y and gains KEYWORD until …" (a layer 6/7c effect)."""
+    duration = step.get("duration", "end_of_turn")
+    for o in objects_for(g, ctx, step):
+        g.effects.append(
+            ContinuousEffect(
+                timestamp=g.new_timestamp(),
+                affects=o.id,
+                duration=duration,
+                controller=ctx.controller,
+                power=step.get("power", 0),
+                toughness=step.get("toughness", 0),
+                keywords=tuple(step.get("keywords", ())),
+                cant_attack=step.get("cant_attack", False),
+                cant_block_by_walls=step.get("cant_be_blocked_by_walls", False),
+                set_base=tuple(step["set_base"]) if step.get("set_base") else None,  # type: ignore[arg-type]
+                add_types=tuple(step.get("add_types", ())),
+                set_subtypes=tuple(step["set_subtypes"]) if step.get("set_subtypes") else None,
+                started_turn=g.turn,
+            )
+        )
+        parts = []
+        if step.get("power") or step.get("toughness"):
+            parts.append(f"gets {step.get('power', 0):+d}/{step.get('toughness', 0):+d}")
+        if step.get("keywords"):
+            parts.append("gains " + " and ".join(step["keywords"]))
+        if step.get("cant_attack"):
+            parts.append("can't attack")
+        if step.get("set_base"):
+            parts.append("has base power and toughness {}/{}".format(*step["set_base"]))
+        g.note(f"{o.name} {', '.join(parts) or 'is affected'}{_duration_text(duration)}")
+
+
+@op("destroy", TARGET_PARAM, does="destroy a permanent")
+def op_destroy(g: GameState, ctx: Ctx, step: Step) -> None:
+    for o in objects_for(g, ctx, step):
+        if destroy(g, o) is not None:
+            g.note(f"{o.name} is destroyed")
+
+
+@op("damage", TARGET_PARAM, amount(required=True), does="deal damage")
+def op_damage(g: GameState, ctx: Ctx, step: Step) -> None:
+    item = ctx.item
+    src = ctx.source(g)
+    src_name = item.name if item else (src.name if src else "?")
+    refs = targets_of(ctx, step.get("target", 0))
+    division = item.division if item and item.division else None
+    all_refs = item.targets[step.get("target", 0)] if item and item.targets else refs
+    for i, ref in enumerate(all_refs):
+        if ref not in refs:
+            continue  # an illegal target gets none of the divided damage (CR 608.2b)
+        dealt = division[i] if division else step["amount"]
+        card = item.card.card if item and item.card else (src.card if src else None)
+        kw = card.keywords if card else frozenset()
+        deal_damage(
+            g,
+            src_name,
+            src,
+            ref,
+            dealt,
+            deathtouch="deathtouch" in kw,
+            lifelink_to=ctx.controller if "lifelink" in kw else None,
+        )
+
+
+@op("counter", TARGET_PARAM, does="counter a spell or ability")
+def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
+    for kind, value in targets_of(ctx, step.get("target", 0)):
+        if kind == "stack":
+            target = g.stack_item(value)
+            if target is not None:
+                counter(g, target, f"{ctx.item.name if ctx.item else 'an effect'}")
+
+
+@op("return_to_hand", TARGET_PARAM, does="return a card or permanent to its owner's hand")
+def op_return_to_hand(g: GameState, ctx: Ctx, step: Step) -> None:
+    for o in objects_for(g, ctx, step):
+        move(g, o, "hand")
+        g.note(f"{o.name} is returned to its owner's hand")
+
+
+@op("goad", TARGET_PARAM, does="goad a creature (CR 701.15)")
+def op_goad(g: GameState, ctx: Ctx, step: Step) -> None:
+    """Goad (CR 701.15): until your next turn it attacks each combat if able."""
+    for o in objects_for(g, ctx, step):
+        o.goaded_by[ctx.controller] = g.turn
+        g.note(f"{ctx.controller} goads {o.name}", "CR 701.15a")
+
+
+@op("explore", TARGET_PARAM, asks=("yes_no",), does="the creature explores (CR 701.44)")
+def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Explore (CR 701.44): reveal the top card; a land goes to hand, otherwise a +1/+1
+    counter and the card may go to the graveyard."""
+    for o in objects_for(g, ctx, step):
+        p = g.player(o.controller)
+        if not p.library:
+            g.note(f"{o.name} explores with an empty library: +1/+1 counter", "CR 701.44a")
+            o.counters["+1/+1"] = o.counters.get("+1/+1", 0) + 1
+            continue
+        top = p.library[0]
+        g.note(f"{o.name} explores: {p.name} reveals {top.name}", "CR 701.44a")
+        if "Land" in top.card.types:
+            new = move(g, top, "hand")
+            new.revealed = True
+            continue
+        if o.zone == "battlefield":
+            o.counters["+1/+1"] = o.counters.get("+1/+1", 0) + 1
+        if (yield from yes_no(g, p.name, f"Put {top.name} into your graveyard?")):
+            move(g, top, "graveyard")
+            g.note(f"{p.name} puts {top.name} into their graveyard")
+
+
+# Card code only: what these need (a source permanent, a card in a graveyard) a room lacks.
+@op("attach", TARGET_PARAM, data=False)
+def op_attach(g: GameState, ctx: Ctx, step: Step) -> None:
+    """Equip (CR 702.6a): attach this Equipment to target creature you control."""
+    src = ctx.source(g)
+    for o in objects_for(g, ctx, step):
+        if src is not None:
+            src.attached_to = o.id
+            g.note(f"{src.name} is attached to {o.name}", "CR 702.6a")
+
+
+@op(
+    "return_to_battlefield",
+    TARGET_PARAM,
+    Param("counters", ANY, card_only=True),  # {kind: how many}, entering with them
+    Param("exile_if_leaves", BOOL, card_only=True),
+    data=False,
+)
+def op_return_to_battlefield(g: GameState, ctx: Ctx, step: Step) -> None:
+    """Return target card from a graveyard to the battlefield under your control."""
+    for o in objects_for(g, ctx, step):
+        if o.zone != "graveyard":
+            continue
+        counters = dict(step.get("counters") or {})
+        new = put_onto_battlefield(g, o, ctx.controller, counters=counters)
+        if step.get("exile_if_leaves"):
+            new.exile_if_leaves = True
+        g.note(f"{new.name} is put onto the battlefield under {ctx.controller}'s control")
+        ctx.memory["it"] = new
+
+
+@op("sacrifice_self", data=False)
+def op_sacrifice_self(g: GameState, ctx: Ctx, step: Step) -> None:
+    src = ctx.source(g)
+    if src is not None:
+        sacrifice(g, src)

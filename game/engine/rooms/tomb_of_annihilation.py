@@ -1,0 +1,106 @@
+"""Tomb of Annihilation's own operations: Veils of Fear and Sandfall Cell ("… unless …"),
+Oubliette (discard and sacrifice one of each type)."""
+
+from __future__ import annotations
+
+from ..cards.base import Step
+from ..choices import Gen, choose_objects
+from ..continuous import chars
+from ..decisions import Decision, Option
+from ..effects import Ctx, lose_life, players_for
+from ..effects_players import WHO, amount
+from ..ops import TEXT, WORDS, Param, op
+from ..state import GameState, Obj
+from ..zones import discard, sacrifice
+
+TYPE_WORDS = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker")
+TYPES = Param(
+    "types",
+    WORDS,
+    choices=TYPE_WORDS,
+    help="Card types, comma-separated (Artifact, Creature, Land unless given).",
+)
+
+
+@op(
+    "lose_life_unless",
+    WHO,
+    amount(required=True),
+    Param("unless", TEXT, required=True, choices=("discard_card", "sacrifice")),
+    TYPES,
+    asks=("unless", "discard", "sacrifice"),
+    does='"each player loses N life unless they discard a card / sacrifice an artifact, a '
+    'creature, or a land" — choices in APNAP order, then all results at once',
+)
+def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """ "Each player loses N life unless they [discard a card / sacrifice …]" (Veils of Fear,
+    Sandfall Cell): each player in APNAP order chooses, then all results apply at once."""
+    unless = step["unless"]
+    decisions: list[tuple[str, Obj | None]] = []
+    for name in players_for(g, ctx, step.get("who", "each_player")):
+        p = g.player(name)
+        if unless == "discard_card":
+            pool = list(p.hand)
+            cost = "discard a card"
+        else:
+            types = set(step.get("types", ["Artifact", "Creature", "Land"]))
+            pool = [o for o in g.controlled(name) if types & chars(g, o).types]
+            cost = "sacrifice an artifact, a creature, or a land"
+        if not pool:
+            decisions.append((name, None))
+            continue
+        d = Decision(
+            name,
+            "unless",
+            f"Lose {step['amount']} life unless you {cost}",
+            [Option("pay", f"pay {cost}"), Option("dont", "don't pay")],
+        )
+        answer = yield d
+        if answer == "dont":
+            decisions.append((name, None))
+            continue
+        verb = "discard" if unless == "discard_card" else "sacrifice"
+        chosen = yield from choose_objects(g, name, pool, 1, f"Choose a card to {verb}", verb)
+        decisions.append((name, chosen[0]))
+    for name, obj in decisions:
+        if obj is None:
+            lose_life(g, name, step["amount"])
+        elif unless == "discard_card":
+            discard(g, obj)
+        else:
+            g.note(f"{name} sacrifices {obj.name}")
+            sacrifice(g, obj)
+
+
+@op(
+    "discard_and_sacrifice_each",
+    TYPES,
+    asks=("discard", "sacrifice"),
+    does="Oubliette: discard a card and sacrifice one permanent of each type, each a "
+    "different permanent",
+)
+def op_discard_and_sacrifice_each(g: GameState, ctx: Ctx, step: Step) -> Gen:
+    """Oubliette: discard a card and sacrifice an artifact, a creature, and a land. One permanent
+    fills only one role (docs/rules-coverage.md); a missing role simply does nothing."""
+    me = ctx.controller
+    hand = g.player(me).hand
+    chosen = yield from choose_objects(g, me, list(hand), 1, "Choose a card to discard", "discard")
+    picked: list[Obj] = []
+    for role in step.get("types", ["Artifact", "Creature", "Land"]):
+        pool = [o for o in g.controlled(me) if role in chars(g, o).types and o not in picked]
+        got = yield from choose_objects(
+            g,
+            me,
+            pool,
+            1,
+            f"Choose {('an' if role[0] in 'AE' else 'a')} {role.lower()} to sacrifice",
+            "sacrifice",
+        )
+        if not got:
+            g.note(f"{me} has no {role.lower()} to sacrifice")
+        picked += got
+    for o in chosen:
+        discard(g, o)
+    for o in picked:
+        g.note(f"{me} sacrifices {o.name}")
+        sacrifice(g, o)
