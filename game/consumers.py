@@ -65,7 +65,7 @@ from django.http.request import split_domain_port, validate_host
 from django.utils.html import escape
 
 from . import board, services
-from .forms import Action, BadAction, parse_action
+from .forms import BadAction, parse_action
 from .models import Game, Player
 from .runtime import heartbeats, render_batch
 from .runtime.dbpool import in_pool
@@ -321,7 +321,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.rate = RateLimit(*settings.VENTURE_WS_SPECTATOR_RATE)
         await self.send_board()
         # The process's heartbeat keeps this connection's row fresh (game/runtime/heartbeats.py).
-        heartbeats.join(self)
+        heartbeats.join(self, services.viewers_alive)
 
     async def presence(self, online: frozenset[int]) -> None:
         """A heartbeat: redraw when who is connected is not what the page shows (someone's
@@ -380,7 +380,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.flash(WATCHING)
             return
         try:
-            await in_pool(perform)(self.game_id, self.player, action)
+            await in_pool(services.perform)(self.game_id, self.player, action)
         except services.ActionRefused as e:
             await self.flash(e.message)
             # A view that is behind gets the current one straight away.
@@ -502,25 +502,3 @@ def flash_html(message: str) -> str:
         f'<div id="flash" class="flash" role="alert" hx-swap-oob="true"{hidden}>'
         f"{escape(message)}</div>"
     )
-
-
-def perform(game_id: int, player: Player | None, action: Action) -> None:
-    """Carry out a parsed action through the services (shared by the socket and plain POSTs)."""
-    common = {"version": action.version, "action_id": action.action_id}
-    if action.kind == "answer":
-        assert action.answer is not None and action.version is not None
-        services.submit_answer(
-            game_id, player, action.answer, version=action.version, action_id=action.action_id
-        )
-    elif action.kind == "concede":
-        services.concede(game_id, player, **common)
-    elif action.kind == "claim":
-        services.claim_win(game_id, player, **common)
-    elif action.kind == "pace":
-        services.set_pace(
-            game_id,
-            player,
-            full_control=action.full_control,
-            pass_until=action.pass_until,
-            **common,
-        )

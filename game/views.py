@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.db.models import Count
+from django.db.models import Count, F, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,7 +25,6 @@ from django.views.decorators.http import require_POST
 from game.decks import STARTER_DECKS
 
 from . import board, services
-from .consumers import perform
 from .forms import (
     IMPORTED,
     BadAction,
@@ -36,7 +35,7 @@ from .forms import (
     SignUpForm,
     parse_action,
 )
-from .models import CompletedDungeon, Game, Player
+from .models import CompletedDungeon, Game, Player, Seat
 
 
 # helpers ----------------------------------------------------------------------------------------
@@ -268,7 +267,7 @@ def game_act(request: HttpRequest, code: str) -> HttpResponse:
     """An in-game form posted without JavaScript: the same action as over the websocket."""
     game = get_object_or_404(Game, code=code)
     try:
-        perform(game.pk, current_player(request), parse_action(request.POST))
+        services.perform(game.pk, current_player(request), parse_action(request.POST))
     except (BadAction, services.ActionRefused) as e:
         messages.error(request, getattr(e, "message", str(e)))
     return redirect(game)
@@ -341,10 +340,12 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         rows.append({"game": game, "opponent": other.player if other else None, "result": result})
     completed = list(CompletedDungeon.objects.filter(player=player).select_related("game"))
     counts = Counter(c.dungeon for c in completed)
-    stats = Game.objects.filter(seats__player=player, status=Game.FINISHED).aggregate(
-        played=Count("pk"),
+    # Over all the player's finished games, not just the rows listed (the latest 100). A player
+    # has at most one seat in a game, so counting seats counts games.
+    won = Q(game__winner=F("engine_name")) & ~Q(game__winner="draw")
+    stats = Seat.objects.filter(player=player, game__status=Game.FINISHED).aggregate(
+        played=Count("pk"), wins=Count("pk", filter=won)
     )
-    wins = sum(1 for r in rows if r["result"] == "won")
     return render(
         request,
         "profile.html",
@@ -354,7 +355,7 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
             "completed": completed,
             "dungeon_counts": sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
             "finished": stats["played"],
-            "wins": wins,
+            "wins": stats["wins"],
             "is_me": request.user.is_authenticated and player.user_id == request.user.pk,
         },
     )

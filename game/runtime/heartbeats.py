@@ -3,12 +3,13 @@
 Guarantees. A seated player's connection is "online" while its `Connection` row was seen within
 `Connection.PRESENCE_TTL_SECONDS` (game/models.py). Every HEARTBEAT_SECONDS, one task per event
 loop beats for every socket registered with it (`join` until `leave`): one pool call refreshes
-all their rows in one statement and reads who is online in all their games in one query
-(`services.viewers_alive`; one of each per 500 sockets); then each page whose game's presence
-differs from what its last render showed is redrawn (`GameConsumer.presence`), and only those:
-the sockets beat together, so a beat that redrew every page would redraw a whole process at
-once. Each beat also re-joins every socket's channel group (channels-redis forgets a group's
-members after a day). A failed beat is logged; the next one tries again.
+all their rows in one statement and reads who is online in all their games in one query (the
+`Alive` function a socket joins with, `services.viewers_alive`: one of each per 500 sockets);
+then each page whose game's presence differs from what its last render showed is redrawn
+(`GameConsumer.presence`), and only those: the sockets beat together, so a beat that redrew
+every page would redraw a whole process at once. Each beat also re-joins every socket's
+channel group (channels-redis forgets a group's members after a day). A failed beat is logged;
+the next one tries again.
 
 Private APIs: none (the channel layer's public `group_add`).
 
@@ -22,14 +23,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
-from .. import services
 from .dbpool import in_pool
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 20  # well inside Connection.PRESENCE_TTL_SECONDS
+
+# Refresh these connections (channel names) and say, for each of these games, which seats have a
+# live connection. Given by the caller, so that this plumbing does not depend on the services.
+Alive = Callable[[list[str], Iterable[int]], dict[int, frozenset[int]]]
 
 
 class Member(Protocol):
@@ -49,7 +54,8 @@ class _Beat:
     """The sockets of one event loop (one per server process; a test may run several loops)
     and the task that beats for them while there are any."""
 
-    def __init__(self) -> None:
+    def __init__(self, alive: Alive) -> None:
+        self.alive = alive
         self.members: dict[str, Member] = {}
         self.task: asyncio.Task[None] | None = None
         self.redraws: set[asyncio.Future[None]] = set()  # (references to the running redraws)
@@ -63,16 +69,17 @@ class _Beat:
 _BEATS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beat] = weakref.WeakKeyDictionary()
 
 
-def _beat_of(loop: asyncio.AbstractEventLoop) -> _Beat:
+def _beat_of(loop: asyncio.AbstractEventLoop, alive: Alive) -> _Beat:
     beat = _BEATS.get(loop)
     if beat is None:
-        beat = _BEATS[loop] = _Beat()
+        beat = _BEATS[loop] = _Beat(alive)
+    beat.alive = alive  # every socket gives the same function: the latest one is used
     return beat
 
 
-def join(member: Member) -> None:
-    """Beat for this socket from now on (until `leave`)."""
-    beat = _beat_of(asyncio.get_running_loop())
+def join(member: Member, alive: Alive) -> None:
+    """Beat for this socket from now on (until `leave`), with `alive` as the presence query."""
+    beat = _beat_of(asyncio.get_running_loop(), alive)
     beat.members[member.channel_name] = member
     if beat.task is None or beat.task.done():
         beat.task = asyncio.get_running_loop().create_task(beat.run())
@@ -98,7 +105,7 @@ async def beat_once(beat: _Beat) -> None:
         for m in members:
             await m.channel_layer.group_add(m.group, m.channel_name)
         seated = [m.channel_name for m in members if m.seat_id is not None]
-        online = await in_pool(services.viewers_alive)(seated, {m.game_id for m in members})
+        online = await in_pool(beat.alive)(seated, {m.game_id for m in members})
     except Exception:
         log.exception("heartbeat of %d sockets failed", len(members))
         return

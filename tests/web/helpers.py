@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from game import services
 from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
 from game.models import Game, Player
+from game.services import lifecycle
 
 POSITIONS = Path(__file__).resolve().parent / "positions"
 
@@ -33,7 +34,7 @@ def start_game(host: Player, guest: Player, *, seed: int | None = None) -> Game:
     if seed is None:
         services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
     else:
-        with mock.patch.object(services, "new_secret_seed", return_value=seed):
+        with mock.patch.object(lifecycle, "new_secret_seed", return_value=seed):
             services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
     game.refresh_from_db()
     return game

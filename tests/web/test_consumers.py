@@ -376,7 +376,7 @@ async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_s
 
 async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps_them():
     # What a process behind the game catches up from (services.offer_answers).
-    from game import services
+    from game.services import engines
 
     alice, bob, game = await players_and_game()
     a = await connect(game, alice)
@@ -387,7 +387,7 @@ async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps
     await a.drain()
     await b.drain()
     await db(game.refresh_from_db)()
-    start, answers = services._offered[(game.pk, game.code)]
+    start, answers = engines.offered(game.pk, game.code)
     assert start == before and start + len(answers) == game.version
     assert answers[0] == ("alice", cast)
     await a.close()

@@ -140,6 +140,7 @@ async def test_a_broadcast_from_a_pool_call_is_handed_to_the_loop_and_a_failure_
     from django.db import transaction
 
     from game import services
+    from game.services import broadcast
 
     sent = []
     released = asyncio.Event()  # a send finishes only when the test lets it
@@ -151,7 +152,7 @@ async def test_a_broadcast_from_a_pool_call_is_handed_to_the_loop_and_a_failure_
             if message["version"] == 2:
                 raise RuntimeError("the channel layer is down")
 
-    monkeypatch.setattr(services, "get_channel_layer", Layer)
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
 
     @dbpool.in_pool
     def commit(version: int) -> None:

@@ -20,6 +20,7 @@ from game.engine.bot import random_answer
 from game.engine.cards import CARDS
 from game.engine.game import Engine
 from game.models import Game
+from game.services import lifecycle
 
 from .helpers import make_player
 from .sockets import Socket, connect, db
@@ -107,7 +108,7 @@ async def wait_reply(sock: Socket, timeout: float = 10) -> str:
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_no_frame_names_a_card_its_viewer_may_not_know(seed, monkeypatch):
     # The game's shuffle seed too, so a failure replays exactly.
-    monkeypatch.setattr(services, "new_secret_seed", lambda: 1000 + seed)
+    monkeypatch.setattr(lifecycle, "new_secret_seed", lambda: 1000 + seed)
     alice = await db(make_player)("alice")
     bob = await db(make_player)("bob")
     carol = await db(make_player)("carol")

@@ -11,11 +11,13 @@ import time
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
+from django.utils import timezone
 
 from game import board, services
 from game.engine.bot import random_answer
 from game.models import ActionReceipt, Connection, Game, GameAction, Seat
 from game.runtime.prepared import PreparedQuery, together
+from game.services import engines, store
 
 from .helpers import make_player, start_game
 
@@ -86,9 +88,9 @@ def test_a_values_list_gives_the_same_tuples():
             services.submit_answer(game.pk, players[d.player], choice, version=game.version)
         game.refresh_from_db()
     assert game.version > 5
-    build = services._LOG_SLICE.build
+    build = engines.LOG_SLICE.build
     for start, stop in ((0, game.version), (2, 3), (3, 3), (1, game.version + 5)):
-        assert services._LOG_SLICE(game.pk, start, stop) == list(build(game.pk, start, stop))
+        assert engines.LOG_SLICE(game.pk, start, stop) == list(build(game.pk, start, stop))
 
 
 def test_the_writes_store_what_the_orm_stores():
@@ -96,7 +98,7 @@ def test_the_writes_store_what_the_orm_stores():
     seat = game.seats.first()
     made = {"game": game, "seat": seat, "answer": ["opt:1", "opt:2"], "note": "time"}
     with together() as batch:
-        services._INSERT_ACTIONS.send(batch, [GameAction(index=i, **made) for i in (900, 901)])
+        store.INSERT_ACTIONS.send(batch, [GameAction(index=i, **made) for i in (900, 901)])
     GameAction.objects.bulk_create([GameAction(index=902, **made)])
     rows = list(GameAction.objects.filter(index__gte=900).order_by("index").values())
     assert len(rows) == 3 and all(r["created"] is not None for r in rows)  # auto_now_add
@@ -107,17 +109,18 @@ def test_the_writes_store_what_the_orm_stores():
     game.refresh_from_db()
     game.turn, game.deciding, game.winner = 7, "bob", "alice"
     with together() as batch:
-        services._UPDATE_PROGRESS.send(batch, game)
+        store.UPDATE_PROGRESS.send(batch, game)
     stored = Game.objects.get(pk=game.pk)
     assert (stored.turn, stored.deciding, stored.winner) == (7, "bob", "alice")
-    missing = Game(pk=10**9, **{f: getattr(game, f) for f in services._PROGRESS_FIELDS})
+    missing = Game(pk=10**9, **{f: getattr(game, f) for f in store.PROGRESS_FIELDS})
     with pytest.raises(DatabaseError, match="0 rows updated"), together() as batch:
-        services._UPDATE_PROGRESS.send(batch, missing)
+        store.UPDATE_PROGRESS.send(batch, missing)
 
 
 def _record(game, player, action_id, version):
     with transaction.atomic(), together() as batch:
-        sent = services._send_receipt(batch, game.pk, player, action_id, "answer", version)
+        receipt = store.Receipt(player, action_id, "answer", version, timezone.now())
+        sent = store.send_receipt(batch, game.pk, receipt)
     return sent.rowcount
 
 
@@ -141,16 +144,16 @@ def test_statements_sent_together_give_their_results_after_the_block():
     alice, bob = make_player("alice"), make_player("bob")
     game = start_game(alice, bob)
     with transaction.atomic(), together() as batch:
-        locked = services._LOCKED_GAME.send(batch, game.pk)
-        seats = services._ACTING_SEATS.send(batch, game.pk)
-        services._UPDATE_PROGRESS.send(batch, game)
+        locked = store.LOCKED_GAME.send(batch, game.pk)
+        seats = store.ACTING_SEATS.send(batch, game.pk)
+        store.UPDATE_PROGRESS.send(batch, game)
     assert [g.pk for g in locked.rows] == [game.pk]
     assert [s.player for s in seats.rows] == [alice, bob]
-    missing = Game(pk=10**9, **{f: getattr(game, f) for f in services._PROGRESS_FIELDS})
+    missing = Game(pk=10**9, **{f: getattr(game, f) for f in store.PROGRESS_FIELDS})
     refused = pytest.raises(DatabaseError, match="0 rows updated")
     with refused, transaction.atomic(), together() as batch:
-        services._UPDATE_PROGRESS.send(batch, missing)
-        after = services._ACTING_SEATS.send(batch, game.pk)
+        store.UPDATE_PROGRESS.send(batch, missing)
+        after = store.ACTING_SEATS.send(batch, game.pk)
     assert after.rows  # a check fails at the end of the batch, after every statement ran
 
 
@@ -162,18 +165,18 @@ def test_a_statement_that_fails_in_a_batch_raises_djangos_error_and_rolls_the_bl
     before = game.actions.count()
     with transaction.atomic():
         with pytest.raises(IntegrityError), together() as batch:
-            services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
-            services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])  # same index
+            store.INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
+            store.INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])  # same index
             time.sleep(0.2)  # on PostgreSQL the error may arrive at the next send
             game.turn = 99
-            services._UPDATE_PROGRESS.send(batch, game)
+            store.UPDATE_PROGRESS.send(batch, game)
         # Caught, it still rolls the block back (as the ORM's own writes do).
         assert connection.needs_rollback
     assert game.actions.count() == before
     assert Game.objects.get(pk=game.pk).turn != 99
     # The connection is usable afterwards.
     with transaction.atomic(), together() as batch:
-        services._INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
+        store.INSERT_ACTIONS.send(batch, [GameAction(index=900, **made)])
     assert game.actions.count() == before + 1
 
 
@@ -181,19 +184,19 @@ def test_a_statement_that_fails_in_a_batch_raises_djangos_error_and_rolls_the_bl
 def test_an_error_of_the_blocks_own_code_leaves_the_connection_usable():
     game = start_game(make_player("alice"), make_player("bob"))
     with pytest.raises(ValueError, match="mid-batch"), transaction.atomic(), together() as batch:
-        seats = services._ACTING_SEATS.send(batch, game.pk)
+        seats = store.ACTING_SEATS.send(batch, game.pk)
         raise ValueError("mid-batch")
     with pytest.raises(RuntimeError, match="after its batch"):
         seats.rows  # noqa: B018 - the batch never finished
     with transaction.atomic(), together() as batch:
-        seats = services._ACTING_SEATS.send(batch, game.pk)
+        seats = store.ACTING_SEATS.send(batch, game.pk)
     assert len(seats.rows) == 2
 
 
 def test_results_are_read_after_the_block_on_every_database():
     game = start_game(make_player("alice"), make_player("bob"))
     with transaction.atomic(), together() as batch:
-        seats = services._ACTING_SEATS.send(batch, game.pk)
+        seats = store.ACTING_SEATS.send(batch, game.pk)
         with pytest.raises(RuntimeError, match="after its batch"):
             seats.rows  # noqa: B018 - on SQLite they are there already: refused all the same
     assert len(seats.rows) == 2
@@ -204,15 +207,15 @@ def test_a_batch_is_sent_inside_a_transaction():
     game = start_game(make_player("alice"), make_player("bob"))
     refused = pytest.raises(TransactionManagementError, match="inside atomic")
     with refused, together() as batch:
-        services._ACTING_SEATS.send(batch, game.pk)
+        store.ACTING_SEATS.send(batch, game.pk)
     with together(pipeline=False) as batch:  # one by one: fine anywhere
-        seats = services._ACTING_SEATS.send(batch, game.pk)
+        seats = store.ACTING_SEATS.send(batch, game.pk)
     assert len(seats.rows) == 2
 
 
 def _update_alone(game):
     with together(pipeline=False) as batch:
-        services._UPDATE_PROGRESS.send(batch, game)
+        store.UPDATE_PROGRESS.send(batch, game)
 
 
 def test_only_the_batchs_own_statements_run_in_a_pipelined_block():
@@ -225,7 +228,7 @@ def test_only_the_batchs_own_statements_run_in_a_pipelined_block():
     ):
         try:
             with transaction.atomic(), together() as batch:
-                services._ACTING_SEATS.send(batch, game.pk)
+                store.ACTING_SEATS.send(batch, game.pk)
                 other()
             outcomes.append("ran")
         except TransactionManagementError:

@@ -1,11 +1,11 @@
 """Issue 7 through the services: every action is versioned and carries an action id (applied at
 most once, whatever races), chess clocks, abandonment, and no silent default for a player who
-waits. Time is injected (`services.now`), never slept."""
+waits. Time is passed in (each use-case's `at`, and the pure `clock.Clock`), never slept."""
 
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import close_old_connections
@@ -14,6 +14,8 @@ from django.utils import timezone
 from game import services
 from game.engine.game import replay
 from game.models import ActionReceipt, Connection, Game, GameAction, Seat
+from game.services import engines
+from game.services.clock import Clock
 
 from .helpers import (
     make_player,
@@ -25,24 +27,19 @@ from .helpers import (
 )
 
 
-class Clock:
-    """The services' wall clock, moved by hand."""
+class WallClock:
+    """A wall clock moved by hand: each use-case is given `clock.now` as the time it acts at."""
 
     def __init__(self) -> None:
-        self.t = timezone.now()
-
-    def __call__(self):  # noqa: ANN204
-        return self.t
+        self.now = timezone.now()
 
     def advance(self, seconds: float) -> None:
-        self.t += timedelta(seconds=seconds)
+        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
-    c = Clock()
-    monkeypatch.setattr(services, "now", c)
-    return c
+def clock() -> WallClock:
+    return WallClock()
 
 
 def refused(fn, *args, code: str, **kwargs) -> str:
@@ -134,20 +131,35 @@ def test_concurrent_answers_to_one_decision_apply_exactly_once():
 
 
 # the chess clock --------------------------------------------------------------------------------
-def clocked_game(alice, bob, minutes: int = 5, increment: int = 3) -> Game:
+def test_the_clock_is_a_value_that_is_told_the_time():
+    start = timezone.now()
+    clock = Clock({"alice": 60_000, "bob": 60_000}, increment_ms=2_000).start("alice", start)
+    later = start + timedelta(seconds=45)
+    assert (clock.remaining("alice", later), clock.remaining("bob", later)) == (15_000, 60_000)
+    assert clock.flagged(later) is None
+    assert clock.flagged(start + timedelta(seconds=60)) == "alice"
+    assert clock.remaining("alice", start + timedelta(seconds=90)) == 0  # never below zero
+    # Her own answer earns the increment; an automatic answer (nobody's) does not.
+    assert clock.stop(later, answered_by="alice").remaining_ms["alice"] == 17_000
+    stopped = clock.stop(later)
+    assert stopped.remaining_ms["alice"] == 15_000 and stopped.running is None
+    assert stopped.remaining("alice", start + timedelta(hours=1)) == 15_000  # stopped: no charge
+
+
+def clocked_game(alice, bob, clock: WallClock, minutes: int = 5, increment: int = 3) -> Game:
     scenario = services.check_scenario(position_text("varis_fork.yaml"), "varis_fork.yaml")
     game = services.create_game(
         alice, scenario=scenario, clock_seconds=minutes * 60, clock_increment=increment
     )
-    services.join_game(game.pk, bob)
+    services.join_game(game.pk, bob, at=clock.now)
     game.refresh_from_db()
     return game
 
 
-def clocks(game: Game) -> dict[str, int | None]:
+def clocks(game: Game, at: datetime) -> dict[str, int | None]:
     game.refresh_from_db()
     seats = list(game.seats.all())
-    timing = services.timings(game, seats)
+    timing = services.timings(game, seats, at)
     return {s.engine_name: timing[s.pk].clock_ms for s in seats}
 
 
@@ -155,26 +167,25 @@ def clocks(game: Game) -> dict[str, int | None]:
 def test_the_clock_runs_for_the_player_who_must_decide_and_an_answer_earns_the_increment(
     alice, bob, clock
 ):
-    game = clocked_game(alice, bob)
-    assert clocks(game) == {"alice": 300_000, "bob": 300_000}
+    game = clocked_game(alice, bob, clock)
+    assert clocks(game, clock.now) == {"alice": 300_000, "bob": 300_000}
     clock.advance(40)
-    assert clocks(game) == {"alice": 260_000, "bob": 300_000}  # only alice must decide
-    services.submit_answer(
-        game.pk, alice, option_id(game, "cast Keen-Eared Sentry"), version=game.version
-    )
+    assert clocks(game, clock.now) == {"alice": 260_000, "bob": 300_000}  # only alice decides
+    cast = option_id(game, "cast Keen-Eared Sentry")
+    services.submit_answer(game.pk, alice, cast, version=game.version, at=clock.now)
     # 40 s spent, 3 s back; bob's automatic passes took no time; alice chooses a dungeon now.
     assert pending(game).kind == "choose_dungeon"
-    assert clocks(game) == {"alice": 263_000, "bob": 300_000}
+    assert clocks(game, clock.now) == {"alice": 263_000, "bob": 300_000}
     clock.advance(10)
-    assert clocks(game)["alice"] == 253_000
+    assert clocks(game, clock.now)["alice"] == 253_000
 
 
 @pytest.mark.django_db
 def test_running_out_of_time_loses_and_the_log_replays_to_the_same_winner(alice, bob, clock):
-    game = clocked_game(alice, bob, minutes=1, increment=0)
+    game = clocked_game(alice, bob, clock, minutes=1, increment=0)
     d = pending(game)
     clock.advance(59)
-    assert services.check_time(game.pk) is False  # one second left
+    assert services.check_time(game.pk, at=clock.now) is False  # one second left
     clock.advance(1)
     # Her answer comes too late: it is not applied; the loss is recorded and she is told.
     message = refused(
@@ -184,6 +195,7 @@ def test_running_out_of_time_loses_and_the_log_replays_to_the_same_winner(alice,
         option_id(game, "cast Keen-Eared Sentry"),
         version=game.version,
         action_id="late",
+        at=clock.now,
         code="over",
     )
     assert "alice ran out of time" in message
@@ -205,10 +217,10 @@ def test_running_out_of_time_loses_and_the_log_replays_to_the_same_winner(alice,
 
 @pytest.mark.django_db
 def test_a_flag_is_found_without_anyone_acting(alice, bob, clock):
-    game = clocked_game(alice, bob, minutes=2)
+    game = clocked_game(alice, bob, clock, minutes=2)
     clock.advance(121)
-    assert services.check_time(game.pk) is True
-    assert services.check_time(game.pk) is False  # recorded once
+    assert services.check_time(game.pk, at=clock.now) is True
+    assert services.check_time(game.pk, at=clock.now) is False  # recorded once
     game.refresh_from_db()
     assert game.winner == "bob" and game.actions.filter(note="time").count() == 1
 
@@ -220,7 +232,7 @@ def test_without_a_clock_a_waiting_decision_is_never_answered_for_anyone(alice, 
     game = start_position(alice, bob, "varis_fork.yaml")
     before = (game.version, pending(game).kind, pending(game).player)
     clock.advance(6 * 3600)
-    assert services.check_time(game.pk) is False
+    assert services.check_time(game.pk, at=clock.now) is False
     game.refresh_from_db()
     assert (game.version, pending(game).kind, pending(game).player) == before
     assert game.status == Game.ACTIVE
@@ -228,7 +240,7 @@ def test_without_a_clock_a_waiting_decision_is_never_answered_for_anyone(alice, 
 
 @pytest.mark.django_db
 def test_a_rematch_keeps_the_clock(alice, bob, clock):
-    game = clocked_game(alice, bob, minutes=3, increment=2)
+    game = clocked_game(alice, bob, clock, minutes=3, increment=2)
     services.concede(game.pk, bob)
     new = services.rematch(game.pk, alice)
     assert (new.clock_seconds, new.clock_increment) == (180, 2)
@@ -236,8 +248,8 @@ def test_a_rematch_keeps_the_clock(alice, bob, clock):
 
 
 # abandonment ------------------------------------------------------------------------------------
-def connect(seat: Seat, channel: str) -> None:
-    services.viewer_connected(seat.game_id, seat.player, channel)
+def connect(seat: Seat, channel: str, at: datetime) -> None:
+    services.viewer_connected(seat.game_id, seat.player, channel, at=at)
 
 
 @pytest.mark.django_db
@@ -245,23 +257,27 @@ def test_a_player_who_left_can_be_claimed_against_after_the_countdown(alice, bob
     settings.VENTURE_ABANDON_SECONDS = 120
     game = start_game(alice, bob)
     a, b = game.seats.order_by("position")
-    connect(a, "ch.alice")
-    connect(b, "ch.bob")
-    assert "connected" in refused(services.claim_win, game.pk, alice, code="present")
+    connect(a, "ch.alice", clock.now)
+    connect(b, "ch.bob", clock.now)
 
-    services.viewer_disconnected("ch.bob")
+    def claim(player, **kwargs) -> None:  # noqa: ANN001
+        services.claim_win(game.pk, player, at=clock.now, **kwargs)
+
+    assert "connected" in refused(claim, alice, code="present")
+
+    services.viewer_disconnected("ch.bob", at=clock.now)
     clock.advance(100)
-    message = refused(services.claim_win, game.pk, alice, code="too_soon")
+    message = refused(claim, alice, code="too_soon")
     assert "in 20 s" in message
     # Bob comes back in time: the countdown is over.
-    connect(b, "ch.bob.2")
+    connect(b, "ch.bob.2", clock.now)
     clock.advance(60)
-    refused(services.claim_win, game.pk, alice, code="present")
+    refused(claim, alice, code="present")
 
-    services.viewer_disconnected("ch.bob.2")
+    services.viewer_disconnected("ch.bob.2", at=clock.now)
     clock.advance(121)
-    assert "watching" in refused(services.claim_win, game.pk, make_player("carol"), code="no_seat")
-    services.claim_win(game.pk, alice, version=game.version, action_id="claim-1")
+    assert "watching" in refused(claim, make_player("carol"), code="no_seat")
+    claim(alice, version=game.version, action_id="claim-1")
     game.refresh_from_db()
     assert game.status == Game.FINISHED and game.winner == "alice"
     assert game.end_reason == "bob left the game; alice claimed the win"
@@ -277,16 +293,16 @@ def test_a_dead_server_leaves_connections_that_count_as_absence_from_their_last_
     settings.VENTURE_ABANDON_SECONDS = 120
     game = start_game(alice, bob)
     a, b = game.seats.order_by("position")
-    connect(a, "ch.alice")
-    connect(b, "ch.bob")  # its server then dies: no disconnect, the heartbeat stops
+    connect(a, "ch.alice", clock.now)
+    connect(b, "ch.bob", clock.now)  # its server then dies: no disconnect, the heartbeat stops
     clock.advance(Connection.PRESENCE_TTL_SECONDS - 1)
-    services.viewer_alive("ch.alice", game.pk)
-    assert services.timings(game, [a, b])[b.pk].absent_since is None  # not expired yet
+    services.viewer_alive("ch.alice", game.pk, at=clock.now)
+    assert services.timings(game, [a, b], clock.now)[b.pk].absent_since is None  # not expired
     clock.advance(2)
-    t = services.timings(game, [a, b])[b.pk]
+    t = services.timings(game, [a, b], clock.now)[b.pk]
     assert t.absent_seconds == pytest.approx(Connection.PRESENCE_TTL_SECONDS + 1)
     clock.advance(120 - Connection.PRESENCE_TTL_SECONDS)
-    services.claim_win(game.pk, alice)
+    services.claim_win(game.pk, alice, at=clock.now)
     game.refresh_from_db()
     assert game.winner == "alice"
 
@@ -313,20 +329,20 @@ def test_a_game_is_created_with_a_clock_from_the_lobby_and_shows_it(client, alic
 def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
     """A server's memory stays flat however many games end (bench/soak.py): a finished game's
     engine moves to a small cache of its own, and is replayed if it is looked at later."""
-    monkeypatch.setattr(services, "FINISHED_CACHE_SIZE", 2)
+    monkeypatch.setattr(engines, "FINISHED_CACHE_SIZE", 2)
     alice, bob = make_player("alice"), make_player("bob")
     games = [start_game(alice, bob) for _ in range(3)]
     playing = start_game(alice, bob)
     for game in games:
         services.concede(game.pk, bob)
     keys = [(g.pk, g.code) for g in games]
-    assert (playing.pk, playing.code) in services._cache
-    assert not any(k in services._cache for k in keys)
-    assert list(services._finished) == keys[1:]
+    assert (playing.pk, playing.code) in engines.CACHE.in_progress
+    assert not any(k in engines.CACHE.in_progress for k in keys)
+    assert list(engines.CACHE.finished) == keys[1:]
     games[0].refresh_from_db()
     with services.reading(games[0]) as engine:  # evicted: replayed from its log
         assert engine.over and engine.state.winner == "alice"
-    assert (playing.pk, playing.code) in services._cache
+    assert (playing.pk, playing.code) in engines.CACHE.in_progress
 
 
 @pytest.mark.django_db
@@ -340,12 +356,12 @@ def test_a_process_heartbeat_refreshes_all_its_connections_in_one_statement(
     a1, b1 = first.seats.order_by("position")
     a2, _ = second.seats.order_by("position")
     for seat, channel in ((a1, "ch.a1"), (b1, "ch.b1"), (a2, "ch.a2")):
-        connect(seat, channel)
+        connect(seat, channel, clock.now)
     clock.advance(Connection.PRESENCE_TTL_SECONDS - 1)
     with django_assert_num_queries(2):
-        online = services.viewers_alive(["ch.a1", "ch.a2"], [first.pk, second.pk])
+        online = services.viewers_alive(["ch.a1", "ch.a2"], [first.pk, second.pk], at=clock.now)
     assert online == {first.pk: frozenset({a1.pk, b1.pk}), second.pk: frozenset({a2.pk})}
     clock.advance(2)  # ch.b1 was not refreshed: it expired; the others were
-    online = services.viewers_alive([], [first.pk, second.pk])
+    online = services.viewers_alive([], [first.pk, second.pk], at=clock.now)
     assert online == {first.pk: frozenset({a1.pk}), second.pk: frozenset({a2.pk})}
-    assert services.viewer_alive(None, first.pk) == frozenset({a1.pk})
+    assert services.viewer_alive(None, first.pk, at=clock.now) == frozenset({a1.pk})

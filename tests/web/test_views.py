@@ -277,6 +277,24 @@ def test_the_profile_lists_games_and_completed_dungeons(client, alice, bob):
     assert "bob" in games and "won" in games
 
 
+def test_the_profile_counts_wins_over_all_finished_games_not_the_latest_listed(client, alice, bob):
+    # The page lists the latest 100 games; the totals are over every finished game: alice won
+    # her first 101 games (the oldest is not listed), then lost one and drew one.
+    from game.models import Seat
+
+    def finished(winner: str) -> None:
+        game = Game.objects.create(created_by=alice, status=Game.FINISHED, winner=winner)
+        Seat.objects.create(game=game, player=alice, position=0, engine_name="alice")
+        Seat.objects.create(game=game, player=bob, position=1, engine_name="bob")
+
+    for winner in ["alice"] * 101 + ["bob", "draw"]:
+        finished(winner)
+    context = client.get(f"/players/{alice.pk}/").context
+    assert len(context["rows"]) == 100
+    assert (context["finished"], context["wins"]) == (103, 101)
+    assert client.get(f"/players/{bob.pk}/").context["wins"] == 1
+
+
 def test_without_javascript_every_form_carries_its_csrf_token(alice, bob):
     from django.test import Client
 

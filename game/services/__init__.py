@@ -1,0 +1,79 @@
+"""The use-cases of a game, one module per concern (laid out like Zulip's `zerver/actions/`).
+
+Callers import this package and use what it re-exports (`services.submit_answer(...)`); the
+modules behind it:
+
+- `actions`: what a seated player does (answer, concede, claim, pace), the checks every action
+  shares, the time loss, and `perform` for a parsed form or socket message;
+- `lifecycle`: checking a scenario, creating, joining (starting), cancelling, rematch;
+- `engines`: the per-process engine cache, replay and catch-up from the log;
+- `store`: an action's SQL, the lock that starts it and the writes that end it;
+- `clock`: the chess clock as a value, with the time passed in;
+- `pace`: the automatic answers of a seat that chose not to be asked;
+- `presence`: connections, who is online, absences, what a page shows of each seat's time;
+- `broadcast`: telling a game's pages "version N" after commit;
+- `players`, `errors`: who is asking, and `ActionRefused`.
+
+Dependencies run one way: views and consumers call this package, which calls the models, the
+engine and game/runtime, never the other way round.
+"""
+
+from .actions import check_time, claim_win, concede, perform, set_pace, submit_answer
+from .broadcast import notify_game_changed
+from .engines import clear_engine_cache, engine_setup, offer_answers, reading, replay_game
+from .errors import ActionRefused
+from .lifecycle import (
+    ScenarioStart,
+    cancel_game,
+    check_scenario,
+    create_game,
+    dungeon_dicts_in_play,
+    join_game,
+    rematch,
+    unique_engine_names,
+)
+from .players import player_for_user, seat_of
+from .presence import (
+    SeatTiming,
+    absences,
+    online_seat_ids,
+    timings,
+    viewer_alive,
+    viewer_connected,
+    viewer_disconnected,
+    viewers_alive,
+)
+
+__all__ = [
+    "ActionRefused",
+    "ScenarioStart",
+    "SeatTiming",
+    "absences",
+    "cancel_game",
+    "check_scenario",
+    "check_time",
+    "claim_win",
+    "clear_engine_cache",
+    "concede",
+    "create_game",
+    "dungeon_dicts_in_play",
+    "engine_setup",
+    "join_game",
+    "notify_game_changed",
+    "offer_answers",
+    "online_seat_ids",
+    "perform",
+    "player_for_user",
+    "reading",
+    "rematch",
+    "replay_game",
+    "seat_of",
+    "set_pace",
+    "submit_answer",
+    "timings",
+    "unique_engine_names",
+    "viewer_alive",
+    "viewer_connected",
+    "viewer_disconnected",
+    "viewers_alive",
+]

@@ -1,0 +1,238 @@
+"""The live engines of one process: its cache, and replay or catch-up from the answer log.
+
+A game is stored as its setup and answer log (docs/architecture.md, "Persistence by
+replay"). Each process
+keeps the engines it has served in a cache keyed by game and checked against the row's version,
+so an action costs one engine step, not a replay. An engine that is behind the row (another
+process served the last actions) applies just the answers it missed, taken from the last
+`game.changed` message if it carried them (`offer_answers`), from the log otherwise; only a
+process that has never held the game replays setup + answer log.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from game.engine.decisions import IllegalAnswer
+from game.engine.dungeon import dungeon_from_dict
+from game.engine.game import Engine, GameSetup, replay
+from game.models import Game, GameAction
+from game.runtime.prepared import PreparedQuery
+
+from .errors import ActionRefused
+
+log = logging.getLogger(__name__)
+
+CACHE_SIZE = 256
+# Finished games have a small cache of their own: their pages may linger on the game-over
+# screen for a while, but they must not crowd out (or grow the memory with) games in progress.
+FINISHED_CACHE_SIZE = 16
+OFFERED_SIZE = 1024
+
+Key = tuple[int, str]  # (pk, code): a primary key alone could in principle be reused after a delete
+
+
+class EngineCache:
+    """A process's engines: games in progress, and the few finished ones still looked at."""
+
+    def __init__(self) -> None:
+        self.in_progress: OrderedDict[Key, Engine] = OrderedDict()
+        self.finished: OrderedDict[Key, Engine] = OrderedDict()
+
+    def get(self, key: Key) -> Engine | None:
+        engine = self.in_progress.get(key)
+        return engine if engine is not None else self.finished.get(key)
+
+    def take(self, key: Key) -> Engine | None:
+        engine = self.in_progress.pop(key, None)
+        return engine if engine is not None else self.finished.pop(key, None)
+
+    def put(self, key: Key, engine: Engine) -> None:
+        if engine.over:
+            self.in_progress.pop(key, None)
+            store, size = self.finished, FINISHED_CACHE_SIZE
+        else:
+            store, size = self.in_progress, CACHE_SIZE
+        store[key] = engine
+        store.move_to_end(key)
+        while len(store) > size:
+            store.popitem(last=False)
+
+    def clear(self) -> None:
+        self.in_progress.clear()
+        self.finished.clear()
+
+
+# The one cache of this process (a test simulating several processes swaps it).
+CACHE = EngineCache()
+_cache_lock = threading.RLock()  # the caches' bookkeeping only: held for microseconds
+# Who may use a cached engine: one thread at a time per game (a reader may catch the engine up,
+# which changes it), but games apart in parallel: the consumers' threads (game/consumers.py)
+# render different games at once, and a catch-up reads the database. Striped: a fixed number of
+# locks, shared by games whose keys hash alike, so nothing grows with the games ever seen.
+_game_locks = [threading.RLock() for _ in range(64)]
+
+# The answers the last `game.changed` message of each game carried (broadcast.py): the process
+# that did not serve an answer catches its engine up from them instead of reading them back
+# from the log (a query less per answer for each process with a page of the game). Only a copy
+# of what is committed: a game without one, or with one that does not cover what is missing,
+# reads the log. Bounded, like the engines.
+_offered: OrderedDict[Key, tuple[int, list[tuple[str, Any]]]] = OrderedDict()
+
+
+def key_of(game: Game) -> Key:
+    return (game.pk, game.code)
+
+
+def _game_lock(key: Key) -> threading.RLock:
+    return _game_locks[hash(key) % len(_game_locks)]
+
+
+def clear_engine_cache() -> None:
+    with _cache_lock:
+        CACHE.clear()
+        _offered.clear()
+
+
+def remember(game: Game, engine: Engine) -> None:
+    """Put `engine` (at the row's version) back in the cache."""
+    with _cache_lock:
+        CACHE.put(key_of(game), engine)
+
+
+def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> None:
+    """Keep the answers a `game.changed` message carried: the game's log from index `start`
+    (each an [engine name, answer] pair, as the message holds them). Kept by id and code, as
+    the engines are (an id alone could be a test database's reused one). Every page of the
+    game in this process hands over the same message: the first one keeps it."""
+    key = (game_id, code)
+    with _cache_lock:
+        kept = _offered.get(key)
+        if kept is not None and kept[0] == start and len(kept[1]) == len(answers):
+            return
+    pairs = [(str(who), answer) for who, answer in answers]
+    with _cache_lock:
+        _offered[key] = (start, pairs)
+        _offered.move_to_end(key)
+        while len(_offered) > OFFERED_SIZE:
+            _offered.popitem(last=False)
+
+
+def offered(game_id: int, code: str) -> tuple[int, list[tuple[str, Any]]] | None:
+    """What `offer_answers` kept for the game: the first index and the answers."""
+    with _cache_lock:
+        return _offered.get((game_id, code))
+
+
+def _offered_since(game: Game, start: int) -> list[tuple[str, Any]] | None:
+    """The log from `start` up to the row's version, if the last message carried all of it."""
+    found = offered(game.pk, game.code)
+    if found is None:
+        return None
+    first, answers = found
+    if not first <= start or first + len(answers) < game.version:
+        return None
+    return answers[start - first : game.version - first]
+
+
+def engine_setup(game: Game) -> GameSetup:
+    s = game.setup
+    if s is None:
+        raise ActionRefused("This game has not started yet.", "not_started")
+    return GameSetup(
+        players=list(s["players"]),
+        seed=s["seed"] if isinstance(s["seed"], str) else int(s["seed"]),
+        decks={k: list(v) for k, v in s["decks"].items()},
+        dungeons={d["name"]: dungeon_from_dict(d) for d in s["dungeons"]},
+        position=copy.deepcopy(s["position"]),
+        # Set when a game starts, since positions number their objects in seat order; a game
+        # stored before has no such key and replays in its mapping's order, as it was played.
+        position_in_mapping_order=s.get("position_ids") != "seat",
+    )
+
+
+# Compiled once (game/runtime/prepared.py): a process that did not serve the last answer reads it
+# here before every render of that game.
+LOG_SLICE = PreparedQuery(
+    lambda game_id, start, stop: (
+        GameAction.objects.filter(game_id=game_id, index__gte=start, index__lt=stop)
+        .order_by("index")
+        .values_list("seat__engine_name", "answer")
+    ),
+    count=3,
+)
+
+
+def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
+    """(engine name, answer) of the log from index `start` up to the row's version: plain
+    tuples, no model objects. Bounded by the version read with the row, because another
+    thread or process may commit more answers between the two reads; the engine must match
+    the row it is rendered or checked with, not a later log."""
+    return LOG_SLICE(game.pk, start, game.version)
+
+
+def replay_game(game: Game) -> Engine:
+    """Rebuild the engine from the stored setup and answer log."""
+    engine = replay(engine_setup(game), list(_logged_answers(game)))
+    if len(engine.answers) != game.version:
+        raise RuntimeError(
+            f"{game}: replayed {len(engine.answers)} answers, row says {game.version}"
+        )
+    log.info("game %s: replayed %d answers from the log", game.pk, game.version)
+    return engine
+
+
+def _current(game: Game, engine: Engine | None) -> Engine:
+    """`engine` brought to the row's version. A cached engine that is behind (another process
+    served the last actions) takes only the answers it has not seen, so an action costs the
+    same whichever process served the one before; the whole log is replayed only when there
+    is no engine, or it is ahead of the row (a row read before a commit of this process)."""
+    if engine is None:
+        return replay_game(game)
+    have = len(engine.answers)
+    if have == game.version:
+        return engine
+    if have > game.version:
+        return replay_game(game)
+    logged = _offered_since(game, have)
+    if logged is None:
+        logged = _logged_answers(game, have)
+    try:
+        for who, answer in logged:
+            engine.apply_logged(who, answer)
+    except IllegalAnswer as e:  # not a prefix of this log after all: start from the setup
+        log.warning("game %s: catch-up from %d failed (%s); replaying", game.pk, have, e)
+        return replay_game(game)
+    if len(engine.answers) != game.version:
+        log.warning("game %s: caught up to %d, not %d", game.pk, len(engine.answers), game.version)
+        return replay_game(game)
+    log.debug("game %s: caught up from %d to %d answers", game.pk, have, game.version)
+    return engine
+
+
+@contextmanager
+def reading(game: Game) -> Iterator[Engine]:
+    """The live engine of `game` at the row's version, for reading only. The game's lock is
+    held meanwhile, so no writer in this process takes it from under the reader's feet."""
+    key = key_of(game)
+    with _game_lock(key):
+        with _cache_lock:
+            cached = CACHE.get(key)
+        engine = _current(game, cached)
+        remember(game, engine)
+        yield engine
+
+
+def engine_for_update(game: Game) -> Engine:
+    """The engine to change, taken out of the cache: it goes back only after commit
+    (`remember`), or at once when the action is refused without changing it."""
+    key = key_of(game)
+    with _game_lock(key), _cache_lock:
+        engine = CACHE.take(key)
+    return _current(game, engine)

@@ -1,0 +1,248 @@
+"""An action's SQL: the lock that starts it and the writes that end it.
+
+Every change to a game runs between `lock` and `commit`, in one transaction:
+
+- `lock` is the one way a game is locked: the Game row `select_for_update` (one writer per game,
+  across any number of processes), its seats and, for an action with an id, its receipt, sent
+  together (one round trip on PostgreSQL, game/runtime/prepared.py `together`; the server runs
+  them in order, so the seats and the receipt are read under the lock).
+- `commit` runs the pace feature, then writes the new answers (`GameAction`), completed dungeons,
+  changed seats and the game's progress in one more batch, and on commit puts the engine back in
+  the cache and tells the game's pages (broadcast.py).
+
+The statements that run for every answer are compiled once per thread (`PreparedQuery` and
+friends): compiling them had cost more than running them. tests/web/test_prepared.py holds them
+equal to their querysets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import router, transaction
+
+from game.engine.game import Engine
+from game.models import ActionReceipt, CompletedDungeon, Game, GameAction, Player, Seat
+from game.runtime.prepared import PreparedInsert, PreparedQuery, PreparedUpdate, Sent, together
+
+from .broadcast import notify_game_changed
+from .clock import clock_of, store_clock
+from .engines import remember
+from .errors import ActionRefused
+from .pace import run_pace
+
+# The reads of every action. The game's setup (tens of kB of JSON) is read only when the engine
+# must be rebuilt, the seats' decks never.
+LOCKED_GAME = PreparedQuery(
+    lambda game_id: Game.objects.select_for_update().defer(*Game.BULKY).filter(pk=game_id)
+)
+ACTING_SEATS = PreparedQuery(
+    lambda game_id: (
+        Seat.objects.filter(game_id=game_id)
+        .select_related("player")
+        .defer("deck")
+        .order_by("position")
+    )
+)
+
+SEAT_FIELDS = ["pass_until", "pass_turn", "pass_stack", "clock_ms"]  # what `commit` stores
+PROGRESS_FIELDS = [
+    "version",
+    "turn",
+    "deciding",
+    "status",
+    "finished",
+    "winner",
+    "end_reason",
+    "clock_since",
+]
+
+# The writes of every answer. The game row: only what an answer changes; it also holds the setup
+# (both decks and every dungeon, tens of kB of JSON), which `save()` would serialise and write
+# again every time.
+INSERT_ACTIONS = PreparedInsert(GameAction)
+INSERT_COMPLETED = PreparedInsert(CompletedDungeon)
+UPDATE_SEAT = PreparedUpdate(Seat, SEAT_FIELDS)
+UPDATE_PROGRESS = PreparedUpdate(Game, PROGRESS_FIELDS)
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """An action's id, recorded when the game is locked: the same id is never applied twice."""
+
+    player: Player | None
+    action_id: str
+    kind: str
+    version: int | None
+    at: datetime
+
+
+@dataclass
+class Locked:
+    """A locked game and its seats; `recorded`: whether the action's receipt was inserted
+    (None: there was no receipt to record)."""
+
+    game: Game
+    seats: list[Seat]
+    recorded: bool | None = None
+
+    @property
+    def by_name(self) -> dict[str, Seat]:
+        return {s.engine_name: s for s in self.seats}
+
+
+def lock(game_id: int, receipt: Receipt | None = None) -> Locked:
+    """Lock the game row and read its seats, recording `receipt` in the same batch. Raises
+    "no_game" for a game that is gone."""
+    with together(router.db_for_write(Game)) as batch:
+        locked = LOCKED_GAME.send(batch, game_id)
+        seat_rows = ACTING_SEATS.send(batch, game_id)
+        sent = send_receipt(batch, game_id, receipt) if receipt is not None else None
+    if not locked.rows:
+        raise ActionRefused("There is no such game.", "no_game")
+    game = locked.rows[0]
+    recorded = None if sent is None else sent.rowcount == 1
+    return Locked(game, _stored_seats(game, seat_rows.rows), recorded)
+
+
+def _seat_fields(seat: Seat) -> tuple[Any, ...]:
+    return (seat.pass_until, seat.pass_turn, list(seat.pass_stack), seat.clock_ms)
+
+
+def _stored_seats(game: Game, seats: list[Seat]) -> list[Seat]:
+    """The game's seats, each remembering its stored pace and clock so that `commit` writes
+    only a seat that changed (most actions change neither: two UPDATEs saved per action)."""
+    for seat in seats:
+        seat.game = game  # the locked instance, as game.seats would give
+        seat._stored = _seat_fields(seat)
+    return seats
+
+
+_RECEIPT_SQL: dict[str, str] = {}
+
+
+def _receipt_sql(connection: Any) -> str:
+    """Record an action id in the statement that finds the sender's seat: nothing is inserted
+    when the id is already in the game's receipts (the unique constraint on (game, action id)
+    is the check itself, whatever the number of processes), nor for a viewer with no seat. The
+    version defaults to the game's, read after the game's row lock like the rest."""
+    sql = _RECEIPT_SQL.get(connection.vendor)
+    if sql is None:
+        q = connection.ops.quote_name
+        receipt, seat, game = (q(m._meta.db_table) for m in (ActionReceipt, Seat, Game))
+        columns = ", ".join(q(c) for c in ("game_id", "seat_id", "action_id", "kind", "version"))
+        sql = _RECEIPT_SQL[connection.vendor] = (
+            f"INSERT INTO {receipt} ({columns}, {q('created')})"
+            f" SELECT s.{q('game_id')}, s.{q('id')}, %s, %s, COALESCE(%s, g.{q('version')}), %s"
+            f" FROM {seat} s INNER JOIN {game} g ON g.{q('id')} = s.{q('game_id')}"
+            f" WHERE s.{q('game_id')} = %s AND s.{q('player_id')} = %s"
+            # Only the receipt's own constraint is a repeat; any other conflict is an error.
+            f" ON CONFLICT ({q('game_id')}, {q('action_id')}) DO NOTHING"
+        )
+    return sql
+
+
+def send_receipt(batch: Any, game_id: int, receipt: Receipt) -> Sent:
+    """The receipt's INSERT, in the batch that locks the game (its row count, after the batch:
+    1 recorded, 0 a repeat or no seat)."""
+    connection = batch.connection
+    created = ActionReceipt._meta.get_field("created").get_db_prep_save(receipt.at, connection)
+    player_id = receipt.player.pk if receipt.player is not None else None
+    params = [receipt.action_id, receipt.kind, receipt.version, created, game_id, player_id]
+    return batch.execute(_receipt_sql(connection), params)
+
+
+def completed_counts(engine: Engine) -> dict[str, int]:
+    """How many dungeons each player has completed: `commit` records the ones after these."""
+    return {p.name: len(p.completed) for p in engine.state.players}
+
+
+def commit(
+    game: Game,
+    engine: Engine,
+    seats: list[Seat],
+    *,
+    before: dict[str, int],
+    at: datetime,
+    action_id: str = "",
+    actor: Seat | None = None,
+    note: str = "",
+    end_reason: str = "",
+) -> None:
+    """Pace, then store the new answers, completed dungeons, the clocks and the result;
+    broadcast on commit. `actor` answered the pending decision (its clock earns the
+    increment); `note` marks the first new answer (a concession for time or absence), whose
+    reason `end_reason` replaces the engine's on the game row."""
+    by_name = {s.engine_name: s for s in seats}
+    first_new = game.version
+    pace_from = len(engine.answers)
+    clock = clock_of(game, seats)
+    run_pace(engine, by_name)
+    rows = _new_actions(game, engine, by_name, first_new, pace_from, action_id, note)
+    completed = [
+        CompletedDungeon(player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn)
+        for p in engine.state.players
+        for dungeon, turn in p.completed[before.get(p.name, 0) :]
+    ]
+    _progress(game, engine, at, end_reason)
+    if clock is not None:
+        # Whoever must decide now has their clock run from this instant (automatic answers
+        # take none).
+        clock = clock.stop(at, actor.engine_name if actor is not None else None)
+        if game.status == Game.ACTIVE:
+            clock = clock.start(game.deciding, at)
+    store_clock(game, seats, clock)
+    changed = [s for s in seats if getattr(s, "_stored", None) != _seat_fields(s)]
+    with together(router.db_for_write(Game)) as batch:
+        INSERT_ACTIONS.send(batch, rows)
+        INSERT_COMPLETED.send(batch, completed)
+        for seat in changed:
+            UPDATE_SEAT.send(batch, seat)
+        UPDATE_PROGRESS.send(batch, game)
+    for seat in changed:
+        seat._stored = _seat_fields(seat)
+    transaction.on_commit(lambda: remember(game, engine))
+    added = [[who, answer] for who, answer in engine.answers[first_new:]]
+    notify_game_changed(game, (first_new, added))
+
+
+def _new_actions(
+    game: Game,
+    engine: Engine,
+    by_name: dict[str, Seat],
+    first_new: int,
+    pace_from: int,
+    action_id: str,
+    note: str,
+) -> list[GameAction]:
+    """The log rows of the engine's answers from `first_new` on; those from `pace_from` on are
+    the pace feature's. The first carries the action's id and note."""
+    rows = []
+    for index in range(first_new, len(engine.answers)):
+        who, answer = engine.answers[index]
+        rows.append(
+            GameAction(
+                game=game,
+                index=index,
+                seat=by_name[who],
+                answer=answer,
+                auto=index >= pace_from,
+                client_action_id=action_id if index == first_new and action_id else "",
+                note=note if index == first_new else "",
+            )
+        )
+    return rows
+
+
+def _progress(game: Game, engine: Engine, at: datetime, end_reason: str) -> None:
+    """The game row's version, turn, who decides and, once over, the result."""
+    game.version = len(engine.answers)
+    game.turn = engine.state.turn
+    game.deciding = engine.pending.player if engine.pending is not None else ""
+    if engine.state.over and game.status != Game.FINISHED:
+        game.status = Game.FINISHED
+        game.finished = at
+        game.winner = engine.state.winner or ""
+        game.end_reason = end_reason or engine.state.end_reason or ""
