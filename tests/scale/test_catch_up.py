@@ -6,7 +6,6 @@ the work is counted in answers applied, not timed."""
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -14,7 +13,9 @@ import pytest
 
 from game import services
 from game.engine.bot import random_answer
+from game.engine.game import Engine
 from game.models import Game
+from game.services import broadcast, engines
 from tests.web.helpers import make_player, start_game
 
 pytestmark = [pytest.mark.scale, pytest.mark.django_db(transaction=True)]
@@ -26,13 +27,13 @@ class Process:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.cache: OrderedDict = OrderedDict()
+        self.cache = engines.EngineCache()
         self.replays = 0
         self.applied = 0
 
     @contextmanager
     def running(self, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-        real_replay, real_apply = services.replay_game, services._apply_logged
+        real_replay, real_apply = engines.replay_game, Engine.apply_logged
 
         replaying = False
 
@@ -45,16 +46,15 @@ class Process:
             finally:
                 replaying = False
 
-        def apply_logged(engine, rows) -> None:  # noqa: ANN001
-            rows = list(rows)
+        def apply_logged(engine, player, answer) -> None:  # noqa: ANN001
             if not replaying:
-                self.applied += len(rows)
-            real_apply(engine, rows)
+                self.applied += 1
+            real_apply(engine, player, answer)
 
         with monkeypatch.context() as m:
-            m.setattr(services, "_cache", self.cache)
-            m.setattr(services, "replay_game", replay_game)
-            m.setattr(services, "_apply_logged", apply_logged)
+            m.setattr(engines, "CACHE", self.cache)
+            m.setattr(engines, "replay_game", replay_game)
+            m.setattr(Engine, "apply_logged", apply_logged)
             yield
 
 
@@ -133,20 +133,20 @@ def test_a_process_behind_catches_up_from_the_answers_the_message_carried(monkey
         async def group_send(self, group: str, message: dict) -> None:
             sent.append(message)
 
-    monkeypatch.setattr(services, "get_channel_layer", Layer)
+    monkeypatch.setattr(broadcast, "get_channel_layer", Layer)
     with one.running(monkeypatch):
         for _ in range(10):
             act(game, rng)
     with two.running(monkeypatch):
         view(game)  # process two has the game now (one replay)
     log_reads = []
-    real_slice = services._LOG_SLICE
+    real_slice = engines.LOG_SLICE
 
     def log_slice(*args: int):  # noqa: ANN202
         log_reads.append(args)
         return real_slice(*args)
 
-    monkeypatch.setattr(services, "_LOG_SLICE", log_slice)
+    monkeypatch.setattr(engines, "LOG_SLICE", log_slice)
 
     for _ in range(20):
         sent.clear()
