@@ -1,11 +1,10 @@
 """The live engines of one process: its cache, and replay or catch-up from the answer log.
 
-A game is stored as its setup and answer log (docs/architecture.md, "Persistence by
-replay"). Each process
-keeps the engines it has served in a cache keyed by game and checked against the row's version,
-so an action costs one engine step, not a replay. An engine that is behind the row (another
-process served the last actions) applies just the answers it missed, taken from the last
-`game.changed` message if it carried them (`offer_answers`), from the log otherwise; only a
+A game is stored as its setup and answer log (docs/architecture.md, "Persistence by replay").
+Each process keeps the engines it has served in a cache keyed by game and checked against the
+row's version, so an action costs one engine step, not a replay. An engine that is behind the
+row (another process served the last actions) applies just the answers it missed, taken from the
+last `game.changed` message if it carried them (`offer_answers`), from the log otherwise; only a
 process that has never held the game replays setup + answer log.
 """
 
