@@ -29,7 +29,7 @@ def _duration_text(duration: str) -> str:
 
 @op(
     "create_token",
-    Param("token", TEXT, required=True, choices=tuple(sorted(TOKENS))),
+    Param("token", TEXT, required=True, choices=tuple(sorted(TOKENS)), help="Which token."),
     Param("count", INT, minimum=0, help="How many tokens."),
     Param("describe", TEXT, help="How the log names the token."),
     does="create tokens (" + ", ".join(TOKENS) + ")",
@@ -45,7 +45,12 @@ def op_create_token(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "add_counters",
     TARGET_PARAM,
-    Param("counter", TEXT, choices=("+1/+1", "-1/-1")),
+    Param(
+        "counter",
+        TEXT,
+        choices=("+1/+1", "-1/-1"),
+        help="The kind of counter (+1/+1 unless given).",
+    ),
     amount(),
     does="put counters on a creature",
 )
@@ -59,13 +64,18 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "modify",
     TARGET_PARAM,
-    Param("power", INT),
-    Param("toughness", INT),
-    Param("keywords", WORDS, choices=tuple(sorted(KEYWORDS)), help="e.g. flying, haste."),
-    Param("duration", TEXT, choices=DURATIONS, help="end of turn unless given."),
-    Param("cant_attack", BOOL),
-    Param("set_base", PAIR, help="Base power/toughness, e.g. 1/1."),
-    Param("set_subtypes", WORDS, help="e.g. Bird."),
+    Param("power", INT, help="Added to its power."),
+    Param("toughness", INT, help="Added to its toughness."),
+    Param(
+        "keywords",
+        WORDS,
+        choices=tuple(sorted(KEYWORDS)),
+        help="Keywords it gains, comma-separated, e.g. flying, haste.",
+    ),
+    Param("duration", TEXT, choices=DURATIONS, help="How long (end of turn unless given)."),
+    Param("cant_attack", BOOL, help="It can't attack."),
+    Param("set_base", PAIR, help="Base power/toughness it has, e.g. 1/1."),
+    Param("set_subtypes", WORDS, help="Creature types it has instead, e.g. Bird."),
     Param("add_types", WORDS, card_only=True),
     Param("cant_be_blocked_by_walls", BOOL, card_only=True),
     does='"gets +X/+Y", "gains …", "can\'t attack", "becomes a 1/1 Bird" for a duration '

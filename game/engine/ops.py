@@ -16,8 +16,9 @@ with the `op` decorator: the shared ones in `effects.py`, a card's own beside th
 Everything else reads the vocabulary from here, so a new operation or parameter is written in
 one place: the engine runs a step by its entry, `dungeon.validate_dungeon_dict` checks a room's
 steps against the parameters, the admin's step form (`dungeons/forms.py`) builds its fields from
-them, and the table in docs/dungeons.md is `markdown_table()` (tests/engine/test_vocabulary.py
-holds the doc and the form to it).
+them, and the tables in docs/dungeons.md are generated from them (`vocabulary_doc.py`;
+tests/engine/test_vocabulary.py and tests/dungeons/test_vocabulary_form.py hold the doc and the
+form to the registry).
 
 An operation that never asks a player anything (`asks` empty) is a plain function and runs as
 one; only an operation that may ask is a generator, run with `yield from`. The decorator refuses
@@ -247,20 +248,3 @@ def step_problems(step: Any, where: str, *, data: bool = True) -> list[str]:
             problems += params[key].problems(value)
     problems += [f"missing parameter {p!r}" for p in entry.required if p not in step]
     return [f"{where} ({name}): {problem}." for problem in problems]
-
-
-def _cell(params: tuple[Param, ...]) -> str:
-    if not params:
-        return "—"
-    return ", ".join(f"**{p.name}**" if p.required else p.name for p in params)
-
-
-def markdown_table() -> str:
-    """The vocabulary table of docs/dungeons.md (between its `vocabulary` markers)."""
-    rows = [
-        "| operation | parameters | what it does |",
-        "| --- | --- | --- |",
-    ]
-    for entry in data_ops().values():
-        rows.append(f"| `{entry.name}` | {_cell(entry.data_params)} | {entry.does} |")
-    return "\n".join(rows) + "\n"

@@ -16,7 +16,12 @@ from ..zones import draw, move
 @op(
     "exile_top_may_play",
     amount(),
-    Param("until", TEXT, choices=("end_of_turn", "end_of_next_turn", "end_of_game")),
+    Param(
+        "until",
+        TEXT,
+        choices=("end_of_turn", "end_of_next_turn", "end_of_game"),
+        help="How long they may be played (until the end of the game unless given).",
+    ),
     Param("free", BOOL, card_only=True),
     does="Runestone Caverns: exile the top cards; you may play them (until end_of_turn, "
     "end_of_next_turn or end_of_game)",

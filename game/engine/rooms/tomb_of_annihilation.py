@@ -26,7 +26,13 @@ TYPES = Param(
     "lose_life_unless",
     WHO,
     amount(required=True),
-    Param("unless", TEXT, required=True, choices=("discard_card", "sacrifice")),
+    Param(
+        "unless",
+        TEXT,
+        required=True,
+        choices=("discard_card", "sacrifice"),
+        help="What a player may do instead of losing the life.",
+    ),
     TYPES,
     asks=("unless", "discard", "sacrifice"),
     does='"each player loses N life unless they discard a card / sacrifice an artifact, a '
