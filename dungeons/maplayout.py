@@ -1,13 +1,12 @@
 """Where each room of a dungeon card goes when it is drawn: rooms in rows by depth (the longest
 path from the top room, so every arrow points down), spread evenly across each row, and the
-arrows between them. Used by the game page and by the admin's preview, through the one template
-`templates/game/_map.html`."""
+arrows between them. Used by the game page and by the admin's preview, both drawing the map with
+`mapdraw.py` (the `dungeon_map` macro of `templates/jinja2/dungeons/_map.html`)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from game.engine.dungeon import DungeonSpec
 
@@ -134,7 +133,3 @@ def _fit_rows(rows: dict[int, list[str]], boxes: dict[str, RoomBox]) -> int:
             b.y, b.h = y, h
         y += h + GAP_Y
     return y - GAP_Y
-
-
-def as_context(m: DungeonMap) -> dict[str, Any]:
-    return {"map": m}

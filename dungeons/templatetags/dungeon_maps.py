@@ -1,5 +1,5 @@
-"""Template tags that draw dungeon maps with the game's map macro (`dungeon_map` in
-templates/jinja2/game/_macros.html), so the admin's preview is the map players see."""
+"""Template tags that draw dungeon maps with the game's own map drawing (dungeons/mapdraw.py),
+so the admin's preview is the map players see."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from dungeons.mapdraw import read_only_map
 from dungeons.maplayout import layout
-from game import board
 from game.engine.dungeon import DungeonError
 
 register = template.Library()
@@ -21,5 +21,4 @@ def dungeon_map_for_card(card) -> SafeString:  # noqa: ANN001
         spec = card.to_spec()
     except DungeonError as e:
         return render_to_string("dungeons/_map_invalid.html", {"problems": e.problems})
-    html = board.read_only_map(layout(spec))
-    return mark_safe(html)  # noqa: S308 - the macro's own autoescaped output
+    return mark_safe(read_only_map(layout(spec)))  # noqa: S308 - the macro's autoescaped output

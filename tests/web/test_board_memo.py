@@ -1,7 +1,7 @@
-"""The fragments and pieces game.board renders once and reuses (MEMO_KEYS, _piece) are exactly
-what a fresh render gives, at every step of random games, for both players: the memo keys hold
-everything those partials read. A template that starts reading something new fails here, not on
-a page."""
+"""The fragments and pieces game.board renders once and reuses (render.MEMO_KEYS, render.piece)
+are exactly what a fresh render gives, at every step of random games, for both players and a
+spectator: the memo keys hold everything those partials read. A template that starts reading
+something new fails here, not on a page."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from markupsafe import Markup
 
 from game import board, services
 from game.engine.bot import random_answer
@@ -23,6 +24,11 @@ _ACTION_ID = re.compile(r'name="action_id" value="[0-9a-f]*"')
 def _render_side(name, ctx):
     """A fragment with its forms' fresh action ids blanked (each render makes new ones)."""
     return _ACTION_ID.sub("", board.Blocks(ctx).render(name))
+
+
+def _fresh_piece(macro, item):
+    """What board.piece gives, rendered now instead of taken from the memo."""
+    return Markup(str(getattr(board.macros(), macro)(item, None)))  # noqa: S704
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -41,13 +47,15 @@ def test_memoised_fragments_equal_fresh_renders(seed):
                 fresh = board.Blocks(ctx).render(name)
                 assert board.render_fragment(name, ctx) == fresh, (name, game.version)
                 checked += 1
-            # Permanents and hand cards come pre-rendered from the memo (board._piece); with
-            # the pieces taken away the templates render them in place: the same HTML.
+            # Permanents and hand cards without buttons come from the memo (board.piece); with
+            # a piece that renders in place instead, the same HTML.
             pieced = {name: _render_side(name, ctx) for name in SIDES}
             for side in ctx["sides_top_bottom"]:
-                for item in side.creatures + side.others + side.lands + side.hand:
-                    pieces += bool(item["html"])
-                    item["html"] = ""
+                pieces += sum(
+                    item.key is not None
+                    for item in side.creatures + side.others + side.lands + side.hand
+                )
+            ctx["piece"] = _fresh_piece
             for name in SIDES:
                 assert pieced[name] == _render_side(name, ctx), name
         with services.reading(game) as engine:
@@ -61,3 +69,21 @@ def test_memoised_fragments_equal_fresh_renders(seed):
             assert e.code == "illegal", e.message
     assert checked > 300
     assert pieces > 1000
+
+
+def test_the_view_model_is_frozen_and_sets_nothing_on_the_models():
+    """The board is values: a render shares card info, steps and log lines with other renders,
+    so none of them can be changed, and the seats read from the database are left as read."""
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_game(alice, bob, seed=2001)
+    loaded, seats = board.load_board(game.pk)
+    before = [dict(vars(s)) for s in seats]
+    view = board.board_view(loaded, alice, seats=seats)
+    assert [dict(vars(s)) for s in seats] == before
+    side = view.bottom
+    assert side is not None and side.is_viewer and view.my_seat is not None
+    with pytest.raises(AttributeError):
+        side.life = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        view.seats[0].connected = True  # type: ignore[misc]
+    assert isinstance(side.hand, tuple) and isinstance(view.seats, tuple)

@@ -38,19 +38,19 @@ def test_the_boards_query_equals_the_querysets_for_every_game():
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
     first, second = start_game(alice, bob), start_game(carol, alice)
     services.viewer_connected(first.pk, bob, "chan-1")
-    build = board._BOARD_SEATS.build
+    build = board.query.BOARD_SEATS.build
     for game in (first, second, first):  # one compilation, run with each game's id
-        ours, theirs = _compare(board._BOARD_SEATS, build, game.pk)
+        ours, theirs = _compare(board.query.BOARD_SEATS, build, game.pk)
         assert len(ours) == 2
         for o, t in zip(ours, theirs, strict=True):
             assert _fields(o.game) == _fields(t.game) and _fields(o.player) == _fields(t.player)
             assert o.latest_seen == t.latest_seen
-    seats = board._BOARD_SEATS(first.pk)
+    seats = board.query.BOARD_SEATS(first.pk)
     assert seats[1].latest_seen == Connection.objects.get(channel_name="chan-1").last_seen
     assert seats[0].latest_seen is None
     # Deferred columns load on access, as with the queryset.
     assert seats[0].deck == Seat.objects.get(pk=seats[0].pk).deck
-    assert board._BOARD_SEATS(10**9) == []
+    assert board.query.BOARD_SEATS(10**9) == []
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,47 @@
+"""The game page for one viewer (docs/architecture.md, "The board").
+
+- `viewmodel.py`: what a board shows, as frozen dataclasses (`BoardView` and its parts);
+- `build.py`: the view-model from the engine's `view_for(seat)` and the game's rows;
+- `query.py`: the board's database reads (`load_board`: game, seats and presence in one query);
+- `memos.py`: every cache of the board (card info, maps, log lines, rendered HTML);
+- `render.py`: the Jinja2 rendering, the fragments sent over the websocket and the page's board;
+- `text.py`: the board's words (step names, waiting texts, clock faces).
+
+Callers use the names below (`board.render_board`, `board.load_board`, ...).
+"""
+
+from __future__ import annotations
+
+from .build import board_view
+from .query import load_board
+from .render import (
+    FRAGMENTS,
+    MEMO_KEYS,
+    Blocks,
+    FormData,
+    Rendered,
+    board_context,
+    macros,
+    piece,
+    render_board,
+    render_fragment,
+    render_page_board,
+    with_forms,
+)
+
+__all__ = [
+    "FRAGMENTS",
+    "MEMO_KEYS",
+    "Blocks",
+    "FormData",
+    "Rendered",
+    "board_context",
+    "board_view",
+    "load_board",
+    "macros",
+    "piece",
+    "render_board",
+    "render_fragment",
+    "render_page_board",
+    "with_forms",
+]

@@ -1,0 +1,94 @@
+"""Every cache of the board, in one place: what is the same for every viewer and version is made
+once per distinct content and reused. Each memo says what its key holds and why that is enough.
+
+Rendered HTML (`FRAGMENTS`, `PIECES`) is filled by render.py, which knows the templates; the
+rest is view-model values, which are frozen, so sharing them between renders is safe.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from django.urls import reverse
+
+from dungeons.maplayout import DungeonMap, layout
+from game.engine.cards import CARDS, TOKENS
+from game.engine.cards.base import CardDef
+from game.runtime.lru import LRU
+
+from .text import STEP_LABELS, STEP_ORDER, mana_symbols, split_citation
+from .viewmodel import CardInfo, GameUrls, LogLine, Step
+
+if TYPE_CHECKING:
+    from game.engine.dungeon import DungeonSpec
+    from game.models import Game
+
+_BY_NAME: dict[str, CardDef] = {c.name: c for c in [*TOKENS.values(), *CARDS.values()]}
+
+
+@functools.cache  # card definitions don't change while the server runs
+def card_info(name: str) -> CardInfo:
+    card = _BY_NAME.get(name)
+    if card is None:
+        return CardInfo(name, (), "", "", None, None, "colorless", frozenset())
+    colors = "".join(sorted(card.colors)) or ("land" if "Land" in card.types else "colorless")
+    return CardInfo(
+        name=name,
+        cost=mana_symbols(card.cost.text if card.cost else ""),
+        type_line=card.type_line,
+        text=card.text,
+        power=card.power,
+        toughness=card.toughness,
+        colors=colors if len(colors) <= 1 or colors in ("land", "colorless") else "multi",
+        printed_keywords=frozenset(card.keywords),
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def log_line(line: str) -> LogLine:
+    """A line of the game log, its rule citation apart: split once per distinct line (a new
+    answer adds a line or a few, and the panel shows the last 80)."""
+    return LogLine(*split_citation(line))
+
+
+@functools.cache  # one per step of the turn
+def turn_steps(current: str) -> tuple[Step, ...]:
+    return tuple(Step(s, STEP_LABELS[s], s == current) for s in STEP_ORDER)
+
+
+@functools.lru_cache(maxsize=4096)
+def game_urls(code: str) -> GameUrls:
+    def url(route: str) -> str:
+        return reverse(route, args=[code])
+
+    return GameUrls(
+        act=url("game_act"),
+        game=url("game"),
+        watch=url("watch_game"),
+        cancel=url("cancel_game"),
+        rematch=url("rematch"),
+        scenario_file=url("scenario_file"),
+        lobby=reverse("lobby"),
+    )
+
+
+# The read-only map of a player's dungeon, laid out once per game, dungeon and room: a game's
+# dungeon specs never change once it has started, and nothing mutates a map. (Keyed by code
+# too: a primary key alone may come back after a delete.)
+MAPS: LRU[tuple[int, str, str, str | None], DungeonMap] = LRU(1024)
+
+
+def side_map(game: Game, spec: DungeonSpec, room: str | None) -> DungeonMap:
+    return MAPS.get_or_make(
+        (game.pk, game.code, spec.name, room), lambda: layout(spec, current=room)
+    )
+
+
+# Rendered HTML. Whole fragments that are a function of a few plain values (render.MEMO_KEYS:
+# the dungeon maps, a fifth of a render that changes only when someone ventures, and the log,
+# the same for both players), and small pieces (a permanent or a card without the viewer's
+# buttons: under a kB each, and many). A log is a few kB and a new one comes with every answer:
+# each memo holds a few MB at most. tests/web/test_board_memo.py holds the keys honest.
+FRAGMENTS: LRU[tuple[str, object], str] = LRU(2048)
+PIECES: LRU[tuple[str, bytes | str], str] = LRU(4096)

@@ -1,0 +1,100 @@
+"""The words of the board: step names, what the other seat is told of a decision it can't see,
+a clock's face, the short text of a choice drawn on a card, a log line's rule citation."""
+
+from __future__ import annotations
+
+import math
+import re
+
+STEP_LABELS = {
+    "untap": "Untap",
+    "upkeep": "Upkeep",
+    "draw": "Draw",
+    "precombat_main": "Main 1",
+    "beginning_of_combat": "Beginning of combat",
+    "declare_attackers": "Declare attackers",
+    "declare_blockers": "Declare blockers",
+    "combat_damage": "Combat damage",
+    "end_of_combat": "End of combat",
+    "postcombat_main": "Main 2",
+    "end": "End step",
+    "cleanup": "Cleanup",
+}
+STEP_ORDER = tuple(STEP_LABELS)
+
+# What the other seat is told about a decision it can't see ("Bob is choosing a room").
+WAITING_TEXT = {
+    "priority": "has priority",
+    "mulligan": "is deciding whether to keep their hand",
+    "mulligan_bottom": "is choosing cards to put on the bottom",
+    "choose_dungeon": "is choosing a dungeon",
+    "choose_room": "is choosing a room",
+    "choose_targets": "is choosing targets",
+    "declare_attackers": "is declaring attackers",
+    "declare_blockers": "is declaring blockers",
+    "pay_ward": "is deciding whether to pay for ward",
+    "unless": "is deciding whether to pay",
+    "yes_no": "is making a choice",
+    "scry": "is scrying",
+    "scry_order": "is scrying",
+    "discard": "is choosing a card to discard",
+    "sacrifice": "is choosing what to sacrifice",
+    "search": "is searching their library",
+    "divide": "is dividing damage",
+    "choose_color": "is choosing a color",
+    "cast_free": "is choosing a card to cast",
+    "order_triggers": "is ordering triggered abilities",
+}
+
+PICK_VERBS = {
+    "declare_attackers": "attack",
+    "discard": "discard",
+    "sacrifice": "sacrifice",
+    "mulligan_bottom": "to the bottom",
+}
+
+_CITATION = re.compile(
+    r"^(?P<text>.*?) \((?P<rule>(?:CR |AFR|Release|Undercity|CLB|Rulings?)[^()]*)\)$"
+)
+_SYMBOL = re.compile(r"\{([^}]+)\}")
+
+
+def mana_symbols(cost_text: str | None) -> tuple[str, ...]:
+    """ "{1}{G}{G}" -> ("1", "G", "G"): each symbol is drawn as a pip."""
+    return tuple(_SYMBOL.findall(cost_text or ""))
+
+
+def split_citation(line: str) -> tuple[str, str]:
+    """A log line and its rule citation ("CR 704.5a"), or the line and ""."""
+    m = _CITATION.match(line)
+    return (m["text"], m["rule"]) if m else (line, "")
+
+
+def waiting_text(name: str, kind: str) -> str:
+    return f"{name} {WAITING_TEXT.get(kind, 'is deciding (' + kind.replace('_', ' ') + ')')}"
+
+
+def pick_label(kind: str, label: str) -> str:
+    """The short text on a card for a multi-select option that names it."""
+    if kind == "declare_attackers" and " -> " in label:
+        return "attack " + label.split(" -> ", 1)[1]
+    if kind == "declare_blockers" and " blocks " in label:
+        return "block " + label.split(" blocks ", 1)[1]
+    return PICK_VERBS.get(kind, "choose")
+
+
+def clock_text(ms: int | None) -> str:
+    """A chess clock's face: "4:59", "1:02:03", "0:09.5" in the last ten seconds."""
+    if ms is None:
+        return ""
+    if ms < 10_000:
+        return f"0:{ms / 1000:04.1f}"
+    seconds = math.ceil(ms / 1000)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def pass_text(stack_top: str | None) -> str:
+    """The pass button's text: what passing does."""
+    return f"Pass (resolve {stack_top})" if stack_top else "Pass"

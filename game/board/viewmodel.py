@@ -1,0 +1,302 @@
+"""What one viewer's board shows, as plain typed values: the view-model the templates read.
+
+Built by `build.py` from the engine's `view_for(seat)` (hidden information already removed), the
+viewer's own decision and the game's rows; nothing here reads the database or the engine, and
+nothing is set on a model instance. Frozen, so a value shared between renders (a card's info, a
+map's steps, a log line) can't be changed by one of them; the lists a side fills while it is
+built are tuples once it is made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dungeons.maplayout import DungeonMap
+    from game.models import Game, Player
+    from game.services import SeatTiming
+
+
+@dataclass(frozen=True, slots=True)
+class CardInfo:
+    """A card's printed face, from the card pool (the same for every game)."""
+
+    name: str
+    cost: tuple[str, ...]  # mana symbols: ("1", "G", "G")
+    type_line: str
+    text: str
+    power: int | str | None
+    toughness: int | str | None
+    colors: str  # a color letter, "multi", "land" or "colorless": the frame's CSS class
+    printed_keywords: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of the viewer's pending decision."""
+
+    id: str
+    dom_id: str
+    label: str
+    objs: tuple[int, ...]  # the objects it names; a button goes on the first
+    mana: bool  # a mana ability
+    text: str  # the rules text shown as the button's title
+    checkbox: bool = False  # a multi-select's choice drawn on the card it names
+    short: str = ""  # that choice's text on the card ("attack Bob")
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The viewer's own pending decision; a priority decision's options grouped for the panel."""
+
+    kind: str
+    text: str
+    options: tuple[Option, ...]
+    pass_options: tuple[Option, ...]
+    play_options: tuple[Option, ...]
+    act_options: tuple[Option, ...]
+    mana_options: tuple[Option, ...]
+    multi: bool
+    ordered: bool
+    min: int
+    max: int
+    positions: tuple[int, ...]  # 1..n, an ordering's choices
+
+
+@dataclass(frozen=True, slots=True)
+class Keyword:
+    text: str
+    granted: bool  # not printed on the card (an effect gave it)
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    kind: str
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class Permanent:
+    """A permanent as the viewer sees it. `key` identifies a permanent without the viewer's
+    buttons: its HTML depends on the engine's view of it alone and is rendered once per key
+    (render.piece); None when it carries buttons (rendered in place)."""
+
+    id: int
+    name: str
+    info: CardInfo
+    token: bool
+    tapped: bool
+    sick: bool
+    types: tuple[str, ...]
+    creature: bool
+    keyword_list: tuple[Keyword, ...]
+    counter_list: tuple[Counter, ...]
+    loyalty: int
+    has_pt: bool
+    power: int | None
+    toughness: int | None
+    base_power: int | str | None
+    base_toughness: int | str | None
+    power_mark: str  # "", "up" or "down" against the printed value
+    toughness_mark: str
+    pt_changed: bool
+    damage: int | None
+    attached_to: str | None
+    attacking: bool | None
+    blocking: bool | None
+    actions: tuple[Option, ...]
+    key: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    """A card in the viewer's hand; `key` as for a Permanent (the card's name)."""
+
+    name: str
+    info: CardInfo
+    actions: tuple[Option, ...]
+    key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Completed:
+    dungeon: str
+    turn: int | None  # None: completed before the position the game started from
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A seat as the page shows it: who, whether connected, their clock and pace."""
+
+    pk: int
+    engine_name: str
+    display_name: str
+    deck_name: str
+    is_viewer: bool
+    connected: bool
+    timing: SeatTiming
+    clock_text: str
+    full_control: bool
+    passing: str  # what the pace feature passes until ("until my next turn"), or ""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One player's half of the table as the viewer may see it."""
+
+    name: str
+    display_name: str
+    is_viewer: bool
+    connected: bool
+    life: int
+    poison: int
+    initiative: bool
+    lost: bool
+    hand_count: int
+    library_count: int
+    graveyard: tuple[str, ...]
+    exile: tuple[str, ...]
+    mana_pool: tuple[tuple[str, int], ...]
+    revealed_hand: tuple[str, ...] | None
+    lands: tuple[Permanent, ...]
+    creatures: tuple[Permanent, ...]
+    others: tuple[Permanent, ...]
+    hand: tuple[HandCard, ...]
+    dungeon: tuple[str, str] | None  # (dungeon, room) in the command zone
+    completed: tuple[Completed, ...]
+    dungeon_map: DungeonMap | None
+    dungeon_room_text: str
+    is_active: bool
+    has_priority: bool
+    deciding: bool
+
+    @property
+    def back_range(self) -> range:
+        """Card backs drawn for a hidden hand (at most ten; the count is written too)."""
+        return range(min(self.hand_count, 10))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    key: str
+    label: str
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    number: int
+    active: str
+    step: str
+    step_label: str
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StackItem:
+    name: str
+    kind: str  # "spell" or "ability"
+    controller: str
+    label: str
+    text: str
+    targets: tuple[str, ...]
+    dungeon: str | None  # a room ability's dungeon
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingTrigger:
+    name: str
+    controller: str
+    text: str
+    dungeon: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    text: str
+    rule: str  # its rule citation ("CR 704.5a"), or ""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the viewer is told of a decision that is not theirs."""
+
+    player: str
+    text: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    """The notice of a player who left: a countdown, then the claim for the one present."""
+
+    seat: SeatView
+    ms: int
+    text: str
+    claimable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    headline: str
+    reason: str
+    you_won: bool
+    you_lost: bool
+    rematch_url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameUrls:
+    act: str
+    game: str
+    watch: str
+    cancel: str
+    rematch: str
+    scenario_file: str
+    lobby: str
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The whole board for one viewer: the board template's context (`context()`). The fields
+    after `online` are those of a started game; a game waiting for its second player has only
+    the first ones."""
+
+    game: Game
+    viewer: Player | None
+    seats: tuple[SeatView, ...]
+    my_seat: SeatView | None
+    spectator: bool
+    ws_url: str
+    urls: GameUrls
+    position_file: bool
+    invite_link: str
+    watch_link: str
+    waiting_for_opponent: bool
+    online: frozenset[int]
+    title: str
+    version: int | None = None
+    wake_in: float | None = None  # seconds until time alone changes this page
+    absent: Absence | None = None
+    turn: Turn | None = None
+    priority: str | None = None
+    deciding: str | None = None
+    top: Side | None = None
+    bottom: Side | None = None
+    sides_top_bottom: tuple[Side, ...] = ()
+    prompt: Prompt | None = None
+    choice_maps: tuple[DungeonMap, ...] = ()
+    room_choice_map: DungeonMap | None = None
+    waiting: Waiting | None = None
+    stack: tuple[StackItem, ...] = ()
+    pass_text: str = "Pass"
+    waiting_triggers: tuple[WaitingTrigger, ...] = ()
+    log: tuple[LogLine, ...] = ()
+    log_lines: tuple[str, ...] = field(default=(), repr=False)  # the raw lines: the log's memo key
+    log_total: int = 0
+    over: Over | None = None
+
+    def context(self) -> dict[str, Any]:
+        """The template context: a dict of the fields (the views add the page's own keys)."""
+        return dict(vars(self))
