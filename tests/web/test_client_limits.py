@@ -90,7 +90,7 @@ async def test_a_spectators_message_is_refused_in_the_consumer_with_the_services
     ]
     # From now on a spectator's message must not reach the action path (nor the database).
     calls: list[Any] = []
-    monkeypatch.setattr(consumers, "perform", lambda *a: calls.append(a))
+    monkeypatch.setattr(services, "perform", lambda *a: calls.append(a))
     for s in spectators:
         await s.send(action="concede", version=str(game.version))
         await s.send(action="answer", option="x", version=str(game.version))
