@@ -38,17 +38,9 @@ class Ctx:
         return g.permanent(self.source_id) if self.source_id is not None else None
 
 
-def run_step(g: GameState, ctx: Ctx, step: Step) -> Gen:
-    """Run one step. An operation that never asks is a plain function: calling it does the
-    whole step, and no generator is made for it."""
-    entry = REGISTRY[step["op"]]
-    if entry.asks:
-        return (yield from entry.run(g, ctx, step))
-    entry.run(g, ctx, step)
-    return None
-
-
 def run_steps(g: GameState, ctx: Ctx, steps: list[Step]) -> Gen:
+    """Run steps in order. An operation that never asks is a plain function: calling it does
+    the whole step, and no generator is made for it."""
     for step in steps:
         entry = REGISTRY[step["op"]]
         if entry.asks:
