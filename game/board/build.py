@@ -281,7 +281,8 @@ def _battlefield(
     """A side's permanents as (lands, creatures, others)."""
     lands, creatures, others = [], [], []
     for p in permanents:
-        perm = _permanent(p, actions.get(p["id"], ()))
+        acts = actions.get(p["id"], ())
+        perm = _permanent(p, acts, None) if acts else _plain_permanent(p)
         if "Creature" in p["types"]:
             creatures.append(perm)
         elif "Land" in p["types"]:
@@ -291,7 +292,15 @@ def _battlefield(
     return tuple(lands), tuple(creatures), tuple(others)
 
 
-def _permanent(p: dict[str, Any], actions: tuple[Option, ...]) -> Permanent:
+def _plain_permanent(p: dict[str, Any]) -> Permanent:
+    """A permanent without the viewer's buttons: a function of the engine's view of it alone,
+    so made once per distinct view (memos.PERMANENTS) and its HTML rendered once per key
+    (render.piece). Most of a side, and a frozen dataclass costs microseconds to make."""
+    key = _digest(p)
+    return memos.PERMANENTS.get_or_make(key, lambda: _permanent(p, (), key))
+
+
+def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None) -> Permanent:
     info = memos.card_info(p["name"])
     has_pt = "power" in p
     power, toughness = p.get("power"), p.get("toughness")
@@ -327,9 +336,7 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...]) -> Permanent:
         attacking=p.get("attacking"),
         blocking=p.get("blocking"),
         actions=actions,
-        # Without the viewer's buttons a permanent is a function of its view alone: rendered
-        # once per distinct view and reused (most of a side's render; render.piece).
-        key=None if actions else _digest(p),
+        key=key,
     )
 
 

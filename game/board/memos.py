@@ -18,7 +18,7 @@ from game.engine.cards.base import CardDef
 from game.runtime.lru import LRU
 
 from .text import STEP_LABELS, STEP_ORDER, mana_symbols, split_citation
-from .viewmodel import CardInfo, GameUrls, LogLine, Step
+from .viewmodel import CardInfo, GameUrls, LogLine, Permanent, Step
 
 if TYPE_CHECKING:
     from game.engine.dungeon import DungeonSpec
@@ -84,6 +84,11 @@ def side_map(game: Game, spec: DungeonSpec, room: str | None) -> DungeonMap:
         (game.pk, game.code, spec.name, room), lambda: layout(spec, current=room)
     )
 
+
+# A permanent without the viewer's buttons, by the digest of the engine's view of it (build.py):
+# what it shows depends on that view alone (and the card pool), and its HTML is memoised by the
+# same key (PIECES).
+PERMANENTS: LRU[bytes, Permanent] = LRU(4096)
 
 # Rendered HTML. Whole fragments that are a function of a few plain values (render.MEMO_KEYS:
 # the dungeon maps, a fifth of a render that changes only when someone ventures, and the log,
