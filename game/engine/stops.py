@@ -10,7 +10,8 @@ A player holding cards is stopped in their own main phases when they have mana t
 land still to play (whatever the hand holds) and, when they have mana to spend, at the moments a
 card could matter, as MTGO's
 default stops are: a spell or ability the opponent put on the stack; the opponent's attack, once
-attackers are declared; blocks in their own attack; the opponent's end step. Without mana (no
+attackers are declared; every attack once blockers are declared (both players' combat tricks);
+the opponent's end step. Without mana (no
 untapped source, an empty pool: both public) nothing in a hand can be paid for, since every card
 of the pool costs at least one mana (`cheapest_from_hand`). A player with an empty hand is
 stopped only when a permanent or a card in a public zone gives them something to do besides
@@ -66,15 +67,13 @@ def stops_at(g: GameState, d: Decision) -> bool:
         return False
     if g.stack:
         return g.stack[-1].controller != player  # respond to the opponent, not to yourself
-    combat = g.combat
+    attacking = g.combat is not None and bool(g.combat.attackers)
+    if g.step == "declare_blockers":  # blocks are known: both sides' combat tricks
+        return attacking
     if g.active == player:
-        return (
-            g.step == "declare_blockers"
-            and combat is not None
-            and any(combat.blockers.get(a) for a in combat.attackers)
-        )
+        return False
     if g.step == "declare_attackers":
-        return combat is not None and bool(combat.attackers)
+        return attacking
     return g.step == "end"
 
 

@@ -140,3 +140,40 @@ def test_your_own_main_phase_stops_you_with_a_land_to_play_or_mana_to_spend():
     assert alice_in_her_main(0, {"card": "Plains", "tapped": True})  # a land still to play
     assert alice_in_her_main(1, {"card": "Plains", "tapped": False})  # mana to spend
     assert not alice_in_her_main(1, {"card": "Plains", "tapped": True})  # neither: passed for
+
+
+def test_once_blockers_are_declared_both_players_with_mana_are_stopped():
+    # Combat tricks: the attacker (blocked or not) and the defender both get a stop after blocks.
+    def stops_after_blocks(block: bool) -> dict[str, bool]:
+        game = position(
+            {
+                "alice": {
+                    "hand": ["Rally Maneuver"],
+                    "battlefield": ["Plains", "Plains", "Plains", "Grizzled Outrider"],
+                },
+                "bob": {
+                    "hand": ["Rally Maneuver"],
+                    "battlefield": ["Plains", "Plains", "Plains", "Grizzled Outrider"],
+                },
+            },
+            {"number": 3, "active": "alice", "step": "beginning_of_combat"},
+        )
+        seen: dict[str, bool] = {}
+        for _ in range(20):
+            d = game.pending
+            g = game.state
+            if d.kind == "declare_attackers":
+                game.answer("alice", [o.id for o in d.options])
+            elif d.kind == "declare_blockers":
+                game.answer("bob", [d.options[0].id] if block else [])
+            elif g.step == "declare_blockers" and d.kind == "priority":
+                seen[d.player] = stops_at(g, d)
+                game.answer(d.player, "pass")
+            elif g.step in ("combat_damage", "end_of_combat"):
+                break
+            else:
+                game.answer(d.player, "pass")
+        return seen
+
+    assert stops_after_blocks(block=True) == {"alice": True, "bob": True}
+    assert stops_after_blocks(block=False) == {"alice": True, "bob": True}
