@@ -1,4 +1,4 @@
-"""The game's websocket: transport only (DESIGN.md, "The web app").
+"""The game's websocket: transport only (docs/architecture.md, "The web app").
 
 One consumer per connection, one channel group per game. A consumer authenticates the viewer
 (the session, read just after the handshake), parses what the browser sends, calls `game.services`
