@@ -9,7 +9,8 @@ from typing import Any
 from channels.security.websocket import WebsocketDenier
 from django.urls import URLPattern, URLResolver, path
 
-from game.consumers import GameConsumer, host_allowed, request_host
+from game.consumers import GameConsumer
+from game.socket_clients import host_allowed, request_host
 
 # Where Django reports a request's disallowed Host (HttpRequest.get_host's DisallowedHost).
 security_log = logging.getLogger("django.security.DisallowedHost")

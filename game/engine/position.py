@@ -36,7 +36,6 @@ def apply_position(
         raise PositionError(f"turn.active: {g.active!r} is not a player")
     aliases: dict[str, Obj] = {}
     attachments: list[tuple[Obj, str]] = []
-    holders = 0
     setup = position.get("setup") or {}
     for name in setup:
         if name not in g.by_name:
@@ -47,70 +46,8 @@ def apply_position(
     # stored before this, replayed as it was played.)
     order = list(setup) if in_mapping_order else [p.name for p in g.players if p.name in setup]
     for name in order:
-        p = g.player(name)
-        spec = setup[name] or {}
-        p.life = int(spec.get("life", 20))
-        p.lands_played = int(spec.get("lands_played", 0))
-        for zone in ("hand", "library", "graveyard", "exile"):
-            for i, card_name in enumerate(spec.get(zone) or []):
-                o = Obj(g.new_id(), _card(card_name, f"setup.{name}.{zone}[{i}]"), name, name, zone)
-                p.zone(zone).append(o)
-        for i, entry in enumerate(spec.get("battlefield") or []):
-            where = f"setup.{name}.battlefield[{i}]"
-            if isinstance(entry, str):
-                entry = {"card": entry}
-            if "token" in entry:
-                token_name = entry["token"]
-                if token_name not in TOKENS:
-                    raise PositionError(f"{where}: unknown token {token_name!r}")
-                card, token = TOKENS[token_name], True
-            else:
-                card, token = _card(entry.get("card", ""), where), False
-            o = Obj(
-                g.new_id(),
-                card,
-                name,
-                entry.get("controller", name),
-                "battlefield",
-                token=token,
-                tapped=bool(entry.get("tapped", False)),
-                sick=bool(entry.get("sick", False)),
-                damage=int(entry.get("damage", 0)),
-                counters=dict(entry.get("counters") or {}),
-                timestamp=g.new_timestamp(),
-                alias=entry.get("as"),
-            )
-            if "loyalty" in entry or ("Planeswalker" in card.types and "loyalty" not in o.counters):
-                o.counters["loyalty"] = int(entry.get("loyalty", card.loyalty or 0))
-            g.battlefield.append(o)
-            if o.alias:
-                aliases[o.alias] = o
-            if entry.get("attached_to"):
-                attachments.append((o, entry["attached_to"]))
-        dungeon = spec.get("dungeon")
-        if dungeon:
-            dname = dungeon.get("name")
-            if dname not in g.dungeons:
-                raise PositionError(
-                    f"setup.{name}.dungeon: unknown dungeon {dname!r}; "
-                    f"known: {', '.join(g.dungeons)}"
-                )
-            d = g.dungeons[dname]
-            room = dungeon.get("room", d.top)
-            if room not in d.rooms:
-                raise PositionError(
-                    f"setup.{name}.dungeon: {dname} has no room {room!r}; "
-                    f"rooms: {', '.join(d.rooms)}"
-                )
-            p.dungeon = DungeonState(g.new_id(), d, room)
-        for i, done in enumerate(spec.get("completed") or []):
-            if done not in g.dungeons:
-                raise PositionError(f"setup.{name}.completed[{i}]: unknown dungeon {done!r}")
-            p.completed.append((done, 0))
-        if spec.get("initiative"):
-            p.initiative = True
-            holders += 1
-    if holders > 1:
+        _place_player(g, name, setup[name] or {}, aliases, attachments)
+    if sum(p.initiative for p in g.players) > 1:
         raise PositionError("setup: at most one player may have the initiative")
     for o, target in attachments:
         host = aliases.get(target) or next((x for x in g.battlefield if x.name == target), None)
@@ -119,3 +56,79 @@ def apply_position(
         o.attached_to = host.id
     g.note(f"Position loaded: turn {g.turn}, {g.active}'s {step.replace('_', ' ')}")
     return step
+
+
+def _place_player(
+    g: GameState,
+    name: str,
+    spec: dict[str, Any],
+    aliases: dict[str, Obj],
+    attachments: list[tuple[Obj, str]],
+) -> None:
+    """One player's part of the setup, in the order its objects get their ids: the zones, the
+    battlefield, the dungeon."""
+    p = g.player(name)
+    p.life = int(spec.get("life", 20))
+    p.lands_played = int(spec.get("lands_played", 0))
+    for zone in ("hand", "library", "graveyard", "exile"):
+        for i, card_name in enumerate(spec.get(zone) or []):
+            o = Obj(g.new_id(), _card(card_name, f"setup.{name}.{zone}[{i}]"), name, name, zone)
+            p.zone(zone).append(o)
+    for i, entry in enumerate(spec.get("battlefield") or []):
+        entry = {"card": entry} if isinstance(entry, str) else entry
+        o = _permanent(g, name, entry, f"setup.{name}.battlefield[{i}]")
+        g.battlefield.append(o)
+        if o.alias:
+            aliases[o.alias] = o
+        if entry.get("attached_to"):
+            attachments.append((o, entry["attached_to"]))
+    if spec.get("dungeon"):
+        p.dungeon = _dungeon(g, name, spec["dungeon"])
+    for i, done in enumerate(spec.get("completed") or []):
+        if done not in g.dungeons:
+            raise PositionError(f"setup.{name}.completed[{i}]: unknown dungeon {done!r}")
+        p.completed.append((done, 0))
+    if spec.get("initiative"):
+        p.initiative = True
+
+
+def _permanent(g: GameState, owner: str, entry: dict[str, Any], where: str) -> Obj:
+    if "token" in entry:
+        token_name = entry["token"]
+        if token_name not in TOKENS:
+            raise PositionError(f"{where}: unknown token {token_name!r}")
+        card, token = TOKENS[token_name], True
+    else:
+        card, token = _card(entry.get("card", ""), where), False
+    o = Obj(
+        g.new_id(),
+        card,
+        owner,
+        entry.get("controller", owner),
+        "battlefield",
+        token=token,
+        tapped=bool(entry.get("tapped", False)),
+        sick=bool(entry.get("sick", False)),
+        damage=int(entry.get("damage", 0)),
+        counters=dict(entry.get("counters") or {}),
+        timestamp=g.new_timestamp(),
+        alias=entry.get("as"),
+    )
+    if "loyalty" in entry or ("Planeswalker" in card.types and "loyalty" not in o.counters):
+        o.counters["loyalty"] = int(entry.get("loyalty", card.loyalty or 0))
+    return o
+
+
+def _dungeon(g: GameState, name: str, dungeon: dict[str, Any]) -> DungeonState:
+    dname = dungeon.get("name")
+    if dname not in g.dungeons:
+        raise PositionError(
+            f"setup.{name}.dungeon: unknown dungeon {dname!r}; known: {', '.join(g.dungeons)}"
+        )
+    d = g.dungeons[dname]
+    room = dungeon.get("room", d.top)
+    if room not in d.rooms:
+        raise PositionError(
+            f"setup.{name}.dungeon: {dname} has no room {room!r}; rooms: {', '.join(d.rooms)}"
+        )
+    return DungeonState(g.new_id(), d, room)

@@ -32,7 +32,7 @@ from .lifecycle import (
     rematch,
     unique_engine_names,
 )
-from .players import player_for_user, seat_of
+from .players import GameRef, find_game, player_for_user, seat_of
 from .presence import (
     SeatTiming,
     absences,
@@ -63,6 +63,8 @@ __all__ = [
     "offer_answers",
     "online_seat_ids",
     "perform",
+    "find_game",
+    "GameRef",
     "player_for_user",
     "reading",
     "rematch",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.models import Game, Player, Seat
 
@@ -16,6 +16,20 @@ def player_for_user(user: Any) -> Player | None:
         return user.player
     except Player.DoesNotExist:
         return None
+
+
+class GameRef(NamedTuple):
+    """What a websocket needs to know of the game it opens on."""
+
+    pk: int
+    group_name: str
+    status: str
+
+
+def find_game(code: str) -> GameRef | None:
+    """The game with this invite code, or None (a bad link, a cancelled game)."""
+    game = Game.objects.filter(code=code).only("pk", "status").first()
+    return None if game is None else GameRef(game.pk, game.group_name, game.status)
 
 
 def seat_of(game: Game, player: Player | None) -> Seat | None:

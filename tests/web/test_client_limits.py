@@ -14,7 +14,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from game import consumers, services
+from game import consumers, services, socket_clients
 from game.asgi import application
 from game.models import Game
 from game.runtime import render_batch
@@ -31,9 +31,9 @@ FLASH = re.compile(r'<div id="flash"[^>]*>(.*?)</div>', re.S)
 @pytest.fixture(autouse=True)
 def no_clients_left() -> Iterator[None]:
     """Each test counts its own sockets (a failed test may leave some open)."""
-    consumers._CLIENTS.clear()
+    socket_clients._CLIENTS.clear()
     yield
-    consumers._CLIENTS.clear()
+    socket_clients._CLIENTS.clear()
 
 
 def flashes(text: str) -> list[str]:
@@ -191,7 +191,7 @@ async def test_a_session_holds_at_most_its_sockets_and_the_page_says_why(setting
     assert 'id="board"' in board and "Too many" not in board
     for c in (held[1][0], other, again):
         await c.disconnect()
-    assert consumers._CLIENTS == {}  # nothing kept once a client's sockets are closed
+    assert socket_clients._CLIENTS == {}  # nothing kept once a client's sockets are closed
 
 
 async def test_an_address_holds_at_most_its_sockets(settings: Any):
