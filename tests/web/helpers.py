@@ -45,7 +45,12 @@ def position_text(name: str) -> str:
 
 
 def start_position(host: Player, guest: Player, name: str) -> Game:
-    scenario = services.check_scenario(position_text(name), name)
+    return start_from_text(host, guest, position_text(name), name)
+
+
+def start_from_text(host: Player, guest: Player, text: str, name: str = "position.yaml") -> Game:
+    """A game started from a scenario file's text (a position file edited by the test)."""
+    scenario = services.check_scenario(text, name)
     game = services.create_game(host, scenario=scenario)
     services.join_game(game.pk, guest)
     game.refresh_from_db()

@@ -18,6 +18,7 @@ from .helpers import (
     passes,
     pending,
     position_text,
+    start_from_text,
     start_game,
     start_position,
 )
@@ -192,9 +193,7 @@ def test_default_pace_stops_a_player_with_cards_and_mana_whatever_the_cards(alic
     text = position_text("varis_fork.yaml").replace(
         "    library: [Shortcut Seeker,", "    battlefield: [Swamp]\n    library: [Shortcut Seeker,"
     )
-    scenario = services.check_scenario(text, "bob_has_a_swamp.yaml")
-    game = services.create_game(alice, scenario=scenario)
-    services.join_game(game.pk, bob)
+    game = start_from_text(alice, bob, text, "bob_has_a_swamp.yaml")
     game = answer(game, alice, "cast Keen-Eared Sentry")
     # One Swamp casts none of bob's cards, but he holds cards and has mana: he is asked about
     # alice's spell all the same (stopping only when he could act would tell alice so).
@@ -212,9 +211,7 @@ def test_a_player_with_an_empty_hand_and_nothing_to_activate_is_passed_for(alice
     text = position_text("varis_fork.yaml").replace(
         "    hand: [Power Word Kill, Acererak the Archlich, Zombie Ogre]\n", "    hand: []\n"
     )
-    scenario = services.check_scenario(text, "empty_hand.yaml")
-    game = services.create_game(alice, scenario=scenario)
-    services.join_game(game.pk, bob)
+    game = start_from_text(alice, bob, text, "empty_hand.yaml")
     game = answer(game, alice, "cast Keen-Eared Sentry")
     d = pending(game)
     assert (d.player, d.kind) == ("alice", "choose_dungeon")
@@ -287,10 +284,7 @@ def test_completing_a_dungeon_is_recorded(alice, bob):
         "    hand: [Keen-Eared Sentry, Gloom Stalker]\n"
         "    dungeon: {name: Lost Mine of Phandelver, room: Dark Pool}\n",
     )
-    scenario = services.check_scenario(text, "almost_done.yaml")
-    game = services.create_game(alice, scenario=scenario)
-    services.join_game(game.pk, bob)
-    game.refresh_from_db()
+    game = start_from_text(alice, bob, text, "almost_done.yaml")
     answer(game, alice, "cast Keen-Eared Sentry")
     # Venture: Dark Pool leads only to the Temple, so nothing is asked; the Temple's ability
     # resolves after both pass and the dungeon is completed (CR 704.5t).
