@@ -193,9 +193,10 @@ if os.environ.get("REDIS_URL"):
         }
     }
 else:
-    # One process only: more than one Daphne process needs REDIS_URL.
-    # (Channels' in-memory layer, its housekeeping once a second: game/runtime/layers.py.)
-    CHANNEL_LAYERS = {"default": {"BACKEND": "game.runtime.layers.EmbeddedChannelLayer"}}
+    # One process only: more than one Daphne process needs REDIS_URL. (A variant of this layer
+    # that walked its expired messages once a second instead of on every call bought nothing
+    # measurable at 50-100 games: docs/performance.md, "Removed".)
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

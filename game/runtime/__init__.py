@@ -1,4 +1,6 @@
-"""The performance machinery, behind one seam: the database thread pool, compiled statements,
-shared renders, batched heartbeats, the garbage collector's tuning, the in-process channel
-layer and the Jinja2 environment. Each module's docstring says what it guarantees, which private
-API of a library it relies on, and how to re-measure what it buys (docs/performance.md)."""
+"""The performance machinery, behind one seam: the database thread pool (`dbpool`), compiled
+statements sent together (`prepared`), shared renders (`render_batch`), one heartbeat per
+process (`heartbeats`), the garbage collector's tuning (`gc_tuning`), the board's Jinja2
+environment (`templating`) and the one bounded memo (`lru`). Each module's docstring says what
+it guarantees, which private API of a library it relies on (tests/web/test_runtime_private_apis.py
+checks them) and how to re-measure what it buys; docs/performance.md has the figures."""

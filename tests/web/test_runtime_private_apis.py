@@ -1,4 +1,4 @@
-"""The private APIs of Django, asgiref, Channels, Jinja2 and psycopg that game/runtime/ relies on
+"""The private APIs of Django, asgiref, Jinja2 and psycopg that game/runtime/ relies on
 are still there, with the signatures and the behaviour it uses.
 
 After an upgrade a failure here names the runtime module and the library: read that module's
@@ -148,21 +148,6 @@ def test_prepared_psycopg_pipeline() -> None:
     _require("prepared.py", "psycopg", psycopg, "Pipeline")
     _require("prepared.py", "psycopg", psycopg.Pipeline, "is_supported")
     _require("prepared.py", "psycopg", psycopg.Connection, "pipeline")
-
-
-# layers.py ----------------------------------------------------------------------------------
-def test_layers_channels() -> None:
-    from channels.layers import InMemoryChannelLayer
-
-    _require("layers.py", "channels", InMemoryChannelLayer, "_clean_expired")
-    for method in (InMemoryChannelLayer.receive, InMemoryChannelLayer.group_send):
-        _require_source(
-            "layers.py",
-            "channels",
-            method,
-            "self._clean_expired()",
-            "calling self._clean_expired() (the walk made once a second here)",
-        )
 
 
 # templating.py ------------------------------------------------------------------------------
