@@ -1,9 +1,7 @@
-"""game/runtime/dbpool.py: the pool's threads check their connections as Django does
-(CONN_HEALTH_CHECKS)
-but at most once every HEALTH_CHECK_EVERY_SECONDS; a call whose trusted connection was gone at
-its first statement runs again on a new one, a connection that failed later is checked after
-the call and closed if broken; and a pool call hands work to the loop awaiting it (the
-game.changed broadcast) without waiting."""
+"""game/runtime/dbpool.py: the pool's threads check their connections as Django does around a
+request (close_old_connections, CONN_HEALTH_CHECKS on each call's first use), a connection gone
+between calls is replaced, one that failed is checked after the call and closed if broken; and
+a pool call hands work to the loop awaiting it (the game.changed broadcast) without waiting."""
 
 from __future__ import annotations
 
@@ -43,17 +41,18 @@ def _query() -> object:
     return conn.connection
 
 
-async def test_a_connection_checked_a_moment_ago_is_not_checked_again(checks, monkeypatch):
+async def test_each_call_checks_its_connection_as_django_does(checks):
     first = await _query()  # opened in this call: opening counts as a check
     n = checks["n"]
-    for _ in range(5):
-        assert await _query() is first
-    assert checks["n"] == n  # no SELECT 1 before each call
-    monkeypatch.setattr(dbpool, "HEALTH_CHECK_EVERY_SECONDS", 0.0)
-    assert await _query() is first
-    assert checks["n"] == n + 1  # idle "longer" than that: checked as Django checks it
-    await _query()
-    assert checks["n"] == n + 2
+    for i in range(1, 4):
+        assert await _query() is first  # the thread's persistent connection
+        assert checks["n"] == n + i  # Django's SELECT 1 on the first use of each call
+
+
+async def test_a_connection_gone_between_calls_is_replaced(checks):
+    first = await _query()
+    checks["usable"] = False  # the server went away while the thread was idle
+    assert await _query() is not first  # the call's check found it: a new connection
 
 
 async def test_a_connection_that_failed_is_checked_after_the_call_and_closed_if_broken(checks):
@@ -63,60 +62,17 @@ async def test_a_connection_that_failed_is_checked_after_the_call_and_closed_if_
     def failing() -> None:
         from django.db import connection as conn
 
-        Player.objects.count()  # a statement made: the call is not run again (see below)
+        Player.objects.count()  # checked on this first use, then used
+        checks["usable"] = False  # as a server that went away would answer from now on
         with pytest.raises(Exception), conn.cursor() as cursor:  # noqa: B017 - any database error
             cursor.execute("SELECT no_such_column FROM no_such_table")
         assert conn.errors_occurred
 
     n = checks["n"]
-    checks["usable"] = False  # as a server that went away would answer
     await failing()
-    assert checks["n"] == n + 1  # checked after the call, found broken: closed
+    assert checks["n"] == n + 2  # on its first use, and after the call: found broken, closed
     checks["usable"] = True
     assert await _query() is not first  # a new connection, not the broken one
-
-
-def _cut_at(statement: int, calls: list[int]) -> object:
-    """A pool call whose `statement`-th statement (first call only) fails as a connection the
-    server dropped would (OperationalError); returns how many statements it made."""
-
-    @dbpool.in_pool
-    def call() -> int:
-        from django.db import OperationalError
-        from django.db import connection as conn
-
-        calls.append(1)
-        made = {"n": 0}
-
-        def cut(execute, sql, params, many, context):  # noqa: ANN001, ANN202
-            made["n"] += 1
-            if len(calls) == 1 and made["n"] == statement:
-                raise OperationalError("server closed the connection unexpectedly")
-            return execute(sql, params, many, context)
-
-        with conn.execute_wrapper(cut):
-            Player.objects.count()
-            Player.objects.count()
-        return made["n"]
-
-    return call
-
-
-async def test_a_trusted_connection_gone_at_its_first_statement_reruns_the_call(checks):
-    await _query()  # the thread's connection, checked: trusted for the next second
-    calls: list[int] = []
-    checks["usable"] = False  # the connection is gone when asked
-    assert await _cut_at(1, calls)() == 2
-    assert len(calls) == 2  # nothing of the first run reached the database: run again
-
-
-async def test_a_connection_gone_later_in_a_call_fails_the_call(checks):
-    await _query()
-    calls: list[int] = []
-    checks["usable"] = False
-    with pytest.raises(Exception, match="closed the connection"):
-        await _cut_at(2, calls)()  # the first statement was made: not run again
-    assert len(calls) == 1
 
 
 async def test_a_pool_call_knows_the_loop_that_awaits_it():

@@ -1,4 +1,4 @@
-"""The private APIs of Django, asgiref, Jinja2 and psycopg that game/runtime/ relies on
+"""The private APIs of Django, Jinja2 and psycopg that game/runtime/ relies on
 are still there, with the signatures and the behaviour it uses.
 
 After an upgrade a failure here names the runtime module and the library: read that module's
@@ -47,64 +47,6 @@ def _version(library: str) -> str:
     from importlib.metadata import version
 
     return version(library)
-
-
-# dbpool.py ----------------------------------------------------------------------------------
-def test_dbpool_asgiref() -> None:
-    from asgiref.sync import SyncToAsync
-
-    handler = _require("dbpool.py", "asgiref", SyncToAsync, "thread_handler")
-    params = list(inspect.signature(handler).parameters)
-    if params[:2] != ["self", "loop"]:
-        pytest.fail(
-            "game/runtime/dbpool.py overrides asgiref's SyncToAsync.thread_handler(self, loop, "
-            f"*args, **kwargs); its parameters are now {params}"
-        )
-    _require_params("dbpool.py", "asgiref", SyncToAsync.__init__, "thread_sensitive", "executor")
-    _require_source(
-        "dbpool.py",
-        "asgiref",
-        SyncToAsync.__call__,
-        "self.thread_handler",
-        "running each call through self.thread_handler on the executor",
-    )
-
-
-@pytest.mark.django_db
-def test_dbpool_django() -> None:
-    from django.db import connections
-    from django.db.backends.base.base import BaseDatabaseWrapper
-    from django.db.backends.utils import CursorWrapper
-    from django.utils.connection import BaseConnectionHandler
-
-    conn = connections["default"]
-    for attribute in ("health_check_done", "health_check_enabled", "errors_occurred", "connection"):
-        _require("dbpool.py", "django", conn, attribute)
-    _require("dbpool.py", "django", BaseDatabaseWrapper, "execute_wrapper")
-    _require_params("dbpool.py", "django", BaseConnectionHandler.all, "initialized_only")
-    obsolete = _require("dbpool.py", "django", BaseDatabaseWrapper, "close_if_unusable_or_obsolete")
-    checked = _require("dbpool.py", "django", BaseDatabaseWrapper, "close_if_health_check_failed")
-    _require_source(
-        "dbpool.py",
-        "django",
-        obsolete,
-        "self.health_check_done = False",
-        "asking for a new health check at the start of each request (health_check_done)",
-    )
-    _require_source(
-        "dbpool.py",
-        "django",
-        checked,
-        "self.health_check_done",
-        "skipping the health check when health_check_done is set",
-    )
-    _require_source(
-        "dbpool.py",
-        "django",
-        CursorWrapper._execute_with_wrappers,
-        '"connection"',
-        'passing the connection to execute wrappers as context["connection"]',
-    )
 
 
 # prepared.py --------------------------------------------------------------------------------
