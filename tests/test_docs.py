@@ -9,8 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
 
-# The distinct sentences of ../shared/seeds/ (the product's seed texts), kept here so the test
-# runs on a clone without the shared folder.
+# The distinct sentences of the seed rulings the project was founded on (docs/rules-coverage.md,
+# "The seed rulings"): each must have a row there with the scenario files that prove it.
 SEED_RULINGS = [
     "If you somehow venture into the dungeon while a room's ability is on the stack, you will "
     "continue on in the dungeon. If you're already in the last room, complete that dungeon and "

@@ -1,5 +1,5 @@
 """Dungeon data: the four official dungeons are valid, their arrows match the printed cards
-(the tables of ../shared/reference/rules.md §2, transcribed here), and the validator names the
+(each room's arrows as printed on the cards, transcribed here), and the validator names the
 room for every kind of broken dungeon."""
 
 from __future__ import annotations
