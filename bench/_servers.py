@@ -27,7 +27,10 @@ from pathlib import Path
 from typing import IO
 
 REPO = Path(__file__).resolve().parents[1]
-PG_HOST, PG_PORT, PG_USER = "127.0.0.1", 5432, "postgres"
+# VENTURE_BENCH_PG_PORT points the servers at another port, e.g. a proxy that adds network
+# latency between the app and PostgreSQL (docs/performance.md, "Round trips").
+PG_HOST, PG_USER = "127.0.0.1", "postgres"
+PG_PORT = int(os.environ.get("VENTURE_BENCH_PG_PORT", "5432"))
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 # What the servers run with when nothing else is said: production-like (DEBUG off).
 SECRET_KEY = "venture-bench-and-scale-tests-only-" + "x" * 32
