@@ -24,7 +24,7 @@ A spectator costs next to nothing (docs/security.md, "Per client"): a socket kno
 time not to hold a seat (the watch URL, an anonymous viewer, someone not seated in a game that
 has both its players) has what it sends refused here, with the services' own sentence, without
 the database; and its board is the one spectator render of that game's state that all the
-spectator sockets of the process share (game/runtime/render_batch.py). One client's share of a
+spectator sockets of the process share (game/board/batching.py). One client's share of a
 process is bounded: sockets per session and per address (VENTURE_WS_SOCKETS_PER_SESSION,
 _PER_ADDRESS; more are closed with TOO_MANY_SOCKETS and a sentence), and messages through a
 token bucket per session and one per address on top of the connection's
@@ -41,7 +41,7 @@ process queued behind those waits. For the same reason `dispatch` skips Channels
 tidying before every message (a hop to that thread): no handler here uses the database but
 through the pool, which tidies its own threads' connections. The renders of one game's pages
 that ask at the same moment (after an answer, every page of the game) share one pool call and
-one read of the game (game/runtime/render_batch.py); each is still made for its own viewer.
+one read of the game (game/board/batching.py); each is still made for its own viewer.
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends, or
 the deciding player's chess clock reaches zero (then the time loss is recorded first).
@@ -63,9 +63,10 @@ from django.contrib import auth
 from django.utils.html import escape
 
 from . import board, services
+from .board import batching
 from .forms import BadAction, parse_action
 from .models import Game, Player
-from .runtime import heartbeats, render_batch
+from .runtime import heartbeats
 from .runtime.dbpool import in_pool
 from .socket_clients import Client, RateLimit, join_clients, leave_clients, page_origin
 
@@ -320,15 +321,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         return game.pk, game.group_name, services.player_for_user(user), game.status
 
     async def _render(self, whole: bool) -> board.Rendered:
-        # With the game's other pages that ask at the same moment (game/runtime/render_batch.py). A
+        # With the game's other pages that ask at the same moment (game/board/batching.py). A
         # spectator's board is the shared one: made for no viewer and without a CSRF token (it
         # has no form that posts), so nothing of this socket's viewer can be in it.
         if self.spectator:
-            return await render_batch.render(
+            return await batching.render(
                 self.game_id, None, whole=whole, csrf_token=None, base_url=self.origin, shared=True
             )
         cookies = self.scope.get("cookies") or {}
-        return await render_batch.render(
+        return await batching.render(
             self.game_id,
             self.player,
             whole=whole,

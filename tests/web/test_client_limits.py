@@ -16,8 +16,8 @@ from django.conf import settings
 
 from game import consumers, services, socket_clients
 from game.asgi import application
+from game.board import batching
 from game.models import Game
-from game.runtime import render_batch
 
 from .helpers import make_player
 from .sockets import ORIGIN, Socket, answer, connect, db, players_and_game, session_cookie
@@ -123,7 +123,7 @@ async def test_spectator_sockets_share_one_render_per_version_with_nothing_of_th
     player = Socket(game, alice_cookie + b"; csrftoken=alice-csrf-0123456789abcdef0123")
     await player.connect()
     assert "alice-csrf-0123456789abcdef0123" in player.text  # a player's forms carry hers
-    made = render_batch.renders_made
+    made = batching.renders_made
     watch, first = await open_socket(
         game,
         cookie=alice_cookie + b"; csrftoken=alice-csrf-0123456789abcdef0123",
@@ -135,7 +135,7 @@ async def test_spectator_sockets_share_one_render_per_version_with_nothing_of_th
     )
     # Two spectators, one render: the second socket got the very board the first did.
     assert first == second
-    assert render_batch.renders_made == made + 1
+    assert batching.renders_made == made + 1
 
     await answer(player, game, "cast Keen-Eared Sentry")
     await player.drain()
@@ -145,7 +145,7 @@ async def test_spectator_sockets_share_one_render_per_version_with_nothing_of_th
             frames_of.append(await comm.receive_from())
     # The new version reached both as the same fragments, rendered once for both.
     assert frames[0] == frames[1] and frames[0]
-    assert render_batch.renders_made == made + 2
+    assert batching.renders_made == made + 2
     seen = "\n".join([first, *frames[0]])
     assert "Keen-Eared Sentry" in seen and "alice is choosing a dungeon" in seen
     assert "spectating" in first

@@ -348,17 +348,18 @@ async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_s
 ):
     # The sockets of a process beat together: a beat that redrew every page on its first
     # beat would redraw them all at once.
-    from game.runtime import heartbeats, render_batch
+    from game.board import batching
+    from game.runtime import heartbeats
 
     monkeypatch.setattr(heartbeats, "HEARTBEAT_SECONDS", 1000)  # beats by hand below
     renders = []
-    real = render_batch.render
+    real = batching.render
 
     async def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         renders.append(args)
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(render_batch, "render", counted)
+    monkeypatch.setattr(batching, "render", counted)
     alice, bob, game = await players_and_game()
     a = await connect(game, alice)
     b = await connect(game, bob)

@@ -1,4 +1,4 @@
-"""game/runtime/render_batch.py: the pages of one game that ask for a render at the same moment
+"""game/board/batching.py: the pages of one game that ask for a render at the same moment
 share
 one read of the game, each still gets its own viewer's board, and a failure reaches them all."""
 
@@ -10,8 +10,8 @@ from unittest import mock
 import pytest
 
 from game import board
+from game.board import batching
 from game.models import Game
-from game.runtime import render_batch
 
 from .sockets import db, players_and_game
 
@@ -26,11 +26,11 @@ def _counting_loads():  # noqa: ANN202 - a mock.patch of board.load_board that c
         calls.append(game_id)
         return real(game_id)
 
-    return mock.patch.object(board, "load_board", load), calls
+    return mock.patch.object(batching, "load_board", load), calls
 
 
 def _render(game: Game, viewer, **kw):  # noqa: ANN001, ANN003, ANN202
-    return render_batch.render(game.pk, viewer, whole=True, csrf_token="t", base_url="", **kw)
+    return batching.render(game.pk, viewer, whole=True, csrf_token="t", base_url="", **kw)
 
 
 async def test_pages_asking_together_share_one_read_and_each_gets_its_own_view():
@@ -52,7 +52,7 @@ async def test_pages_asking_together_share_one_read_and_each_gets_its_own_view()
         await _render(game, alice)
         await _render(game, bob)
     assert loads == [game.pk] * 3
-    assert not render_batch._WAITING
+    assert not batching._WAITING
 
 
 async def test_a_failed_read_reaches_every_page_of_the_batch():
@@ -60,7 +60,7 @@ async def test_a_failed_read_reaches_every_page_of_the_batch():
     await db(Game.objects.filter(pk=game.pk).delete)()
     results = await asyncio.gather(_render(game, alice), _render(game, bob), return_exceptions=True)
     assert all(isinstance(r, Game.DoesNotExist) for r in results)
-    assert not render_batch._WAITING
+    assert not batching._WAITING
 
 
 async def test_one_pages_failure_is_that_pages_alone():
@@ -72,7 +72,7 @@ async def test_one_pages_failure_is_that_pages_alone():
             raise RuntimeError("bob's render failed")
         return real(game, viewer, **kw)
 
-    with mock.patch.object(board, "render_board", render_board):
+    with mock.patch.object(batching, "render_board", render_board):
         mine, theirs = await asyncio.gather(
             _render(game, alice), _render(game, bob), return_exceptions=True
         )

@@ -2,7 +2,7 @@
 
 Guarantees. The render requests for one game that are waiting when the pool gets to them are
 served by one pool call: the game, its seats and their presence are read once
-(`board.load_board`), then each page is rendered for its own viewer (`board.render_board`: the
+(`load_board`), then each page is rendered for its own viewer (`render_board`: the
 viewer's seat, hand, prompt and CSRF token; nothing of one viewer's render reaches another's
 page). A request is always served by a pool call that starts after it was made (the call takes
 the waiting requests when it begins, under a lock), so a page never gets a render older than
@@ -22,7 +22,7 @@ state older than the moment it asked; what it saves is the render.
 Private APIs: none (asyncio, threading, the board's and the pool's own functions).
 
 Re-measure: `bench/latency.py --games 50` against a copy whose `render()` makes its own pool
-call (`board.load_board` + `board.render_board`) for each page; the spectators' shared render
+call (`load_board` + `render_board`) for each page; the spectators' shared render
 with a spectator benchmark (many spectators of one game). docs/performance.md has the figures.
 """
 
@@ -36,10 +36,12 @@ from typing import Any
 
 from django.db.models import Model
 
-from .. import board, services
+from .. import services
 from ..models import Game, Player, Seat
-from .dbpool import in_pool
-from .lru import LRU
+from ..runtime.dbpool import in_pool
+from ..runtime.lru import LRU
+from .query import load_board
+from .render import Rendered, render_board
 
 
 @dataclass
@@ -51,7 +53,7 @@ class Request:
     whole: bool
     csrf_token: str | None
     base_url: str
-    done: asyncio.Future[board.Rendered] = field(repr=False)
+    done: asyncio.Future[Rendered] = field(repr=False)
     shared: bool = False  # a spectator's page: the shared render (viewer and token are None)
 
 
@@ -74,7 +76,7 @@ async def render(
     csrf_token: str | None,
     base_url: str,
     shared: bool = False,
-) -> board.Rendered:
+) -> Rendered:
     """This page's board, rendered in a pool call shared with the other pages of the game that
     ask meanwhile. `shared`: a spectator's page, which gets the spectator render shared by all
     of them (`viewer` and `csrf_token` must then be None). Raises what the render raised
@@ -132,7 +134,7 @@ def _render_all(game_id: int, batch: _Batch) -> list[tuple[Request, Any]]:
     """In the pool: read the game once, render it for every request taken (a failure of one
     page's render is that page's alone)."""
     requests = _take(game_id, batch)
-    game, seats = board.load_board(game_id)
+    game, seats = load_board(game_id)
     out: list[tuple[Request, Any]] = []
     spectators: dict[str, list[Request]] = {}
     for request in requests:
@@ -140,7 +142,7 @@ def _render_all(game_id: int, batch: _Batch) -> list[tuple[Request, Any]]:
             spectators.setdefault(request.base_url, []).append(request)
             continue
         try:
-            rendered = board.render_board(
+            rendered = render_board(
                 game,
                 request.viewer,
                 whole=request.whole,
@@ -170,7 +172,7 @@ SHARED_GAMES = 512  # renders kept (one per game and origin), the least recently
 @dataclass
 class _Shared:
     state: tuple[Any, ...]  # what it was made from (_state)
-    rendered: board.Rendered
+    rendered: Rendered
     fresh_until: float  # monotonic time after which it is made again (inf: while `state` holds)
 
 
@@ -199,9 +201,7 @@ def _state(game: Game, seats: list[Seat] | None) -> tuple[Any, ...]:
     )
 
 
-def _spectator_render(
-    game: Game, seats: list[Seat] | None, base_url: str, whole: bool
-) -> board.Rendered:
+def _spectator_render(game: Game, seats: list[Seat] | None, base_url: str, whole: bool) -> Rendered:
     """The spectators' board of this state, from the kept render when it still holds."""
     global renders_made
     key = (game.pk, base_url)
@@ -215,7 +215,7 @@ def _spectator_render(
         and (kept.rendered.board is not None or not whole)
     ):
         return kept.rendered
-    rendered = board.render_board(
+    rendered = render_board(
         game, None, whole=whole, csrf_token=None, base_url=base_url, seats=seats
     )
     fresh_until = float("inf")
