@@ -60,8 +60,8 @@ def main() -> None:
 
 
 def run(answers: int, seed: int, profile_to: str | None) -> dict[str, object]:
+    from bench._world import World
     from bench.engine import baseline_ops_per_s
-    from bench.latency import World
     from game import board, services
     from game.engine.bot import random_answer
     from game.models import Game

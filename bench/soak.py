@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import _servers  # noqa: E402
 from bench._client import Seat, Table, connect_all  # noqa: E402
-from bench.latency import World  # noqa: E402
+from bench._world import World  # noqa: E402
 
 FLAT = 0.20  # the memory at the end within 20 % of the start
 

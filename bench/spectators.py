@@ -54,7 +54,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench import _servers  # noqa: E402
 from bench._client import Seat, Table, connect_all  # noqa: E402
-from bench.latency import World, cpu_seconds, ms, quantile  # noqa: E402
+from bench._stats import cpu_seconds, ms, quantile  # noqa: E402
+from bench._world import World  # noqa: E402
 
 ATTACKER_ADDRESS = "127.0.0.2"  # --one-client: the flood's own address (all of 127/8 is local)
 
