@@ -73,3 +73,8 @@ class LRU[K: Hashable, V]:
 
     def __contains__(self, key: object) -> bool:
         return key in self._entries
+
+    def keys(self) -> list[K]:
+        """The keys, least recently used first (a copy)."""
+        with self._lock:
+            return list(self._entries)

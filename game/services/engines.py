@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +21,7 @@ from game.engine.decisions import IllegalAnswer
 from game.engine.dungeon import dungeon_from_dict
 from game.engine.game import Engine, GameSetup, replay
 from game.models import Game, GameAction
+from game.runtime.lru import LRU
 from game.runtime.prepared import PreparedQuery
 
 from .errors import ActionRefused
@@ -41,12 +41,13 @@ class EngineCache:
     """A process's engines: games in progress, and the few finished ones still looked at."""
 
     def __init__(self) -> None:
-        self.in_progress: OrderedDict[Key, Engine] = OrderedDict()
-        self.finished: OrderedDict[Key, Engine] = OrderedDict()
+        self.in_progress: LRU[Key, Engine] = LRU(CACHE_SIZE)
+        self.finished: LRU[Key, Engine] = LRU(FINISHED_CACHE_SIZE)
 
     def get(self, key: Key) -> Engine | None:
-        engine = self.in_progress.get(key)
-        return engine if engine is not None else self.finished.get(key)
+        # A read does not make an engine more recently used: `put` does, after each action.
+        engine = self.in_progress.peek(key)
+        return engine if engine is not None else self.finished.peek(key)
 
     def take(self, key: Key) -> Engine | None:
         engine = self.in_progress.pop(key, None)
@@ -55,13 +56,9 @@ class EngineCache:
     def put(self, key: Key, engine: Engine) -> None:
         if engine.over:
             self.in_progress.pop(key, None)
-            store, size = self.finished, FINISHED_CACHE_SIZE
+            self.finished.put(key, engine)
         else:
-            store, size = self.in_progress, CACHE_SIZE
-        store[key] = engine
-        store.move_to_end(key)
-        while len(store) > size:
-            store.popitem(last=False)
+            self.in_progress.put(key, engine)
 
     def clear(self) -> None:
         self.in_progress.clear()
@@ -82,7 +79,7 @@ _game_locks = [threading.RLock() for _ in range(64)]
 # from the log (a query less per answer for each process with a page of the game). Only a copy
 # of what is committed: a game without one, or with one that does not cover what is missing,
 # reads the log. Bounded, like the engines.
-_offered: OrderedDict[Key, tuple[int, list[tuple[str, Any]]]] = OrderedDict()
+_offered: LRU[Key, tuple[int, list[tuple[str, Any]]]] = LRU(OFFERED_SIZE)
 
 
 def key_of(game: Game) -> Key:
@@ -111,22 +108,15 @@ def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> No
     the engines are (an id alone could be a test database's reused one). Every page of the
     game in this process hands over the same message: the first one keeps it."""
     key = (game_id, code)
-    with _cache_lock:
-        kept = _offered.get(key)
-        if kept is not None and kept[0] == start and len(kept[1]) == len(answers):
-            return
-    pairs = [(str(who), answer) for who, answer in answers]
-    with _cache_lock:
-        _offered[key] = (start, pairs)
-        _offered.move_to_end(key)
-        while len(_offered) > OFFERED_SIZE:
-            _offered.popitem(last=False)
+    kept = _offered.peek(key)
+    if kept is not None and kept[0] == start and len(kept[1]) == len(answers):
+        return
+    _offered.put(key, (start, [(str(who), answer) for who, answer in answers]))
 
 
 def offered(game_id: int, code: str) -> tuple[int, list[tuple[str, Any]]] | None:
     """What `offer_answers` kept for the game: the first index and the answers."""
-    with _cache_lock:
-        return _offered.get((game_id, code))
+    return _offered.peek((game_id, code))
 
 
 def _offered_since(game: Game, start: int) -> list[tuple[str, Any]] | None:

@@ -329,7 +329,7 @@ def test_a_game_is_created_with_a_clock_from_the_lobby_and_shows_it(client, alic
 def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
     """A server's memory stays flat however many games end (bench/soak.py): a finished game's
     engine moves to a small cache of its own, and is replayed if it is looked at later."""
-    monkeypatch.setattr(engines, "FINISHED_CACHE_SIZE", 2)
+    monkeypatch.setattr(engines.CACHE.finished, "size", 2)
     alice, bob = make_player("alice"), make_player("bob")
     games = [start_game(alice, bob) for _ in range(3)]
     playing = start_game(alice, bob)
@@ -338,7 +338,7 @@ def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
     keys = [(g.pk, g.code) for g in games]
     assert (playing.pk, playing.code) in engines.CACHE.in_progress
     assert not any(k in engines.CACHE.in_progress for k in keys)
-    assert list(engines.CACHE.finished) == keys[1:]
+    assert engines.CACHE.finished.keys() == keys[1:]
     games[0].refresh_from_db()
     with services.reading(games[0]) as engine:  # evicted: replayed from its log
         assert engine.over and engine.state.winner == "alice"
