@@ -39,9 +39,9 @@ The database work and the renders run on a pool of VENTURE_DB_THREADS threads
 much of an answer or a render is waiting for the database, and on one thread every socket of the
 process queued behind those waits. For the same reason `dispatch` skips Channels' connection
 tidying before every message (a hop to that thread): no handler here uses the database but
-through the pool, which tidies its own threads' connections. The renders of one game's pages
-that ask at the same moment (after an answer, every page of the game) share one pool call and
-one read of the game (game/board/batching.py); each is still made for its own viewer.
+through the pool, which tidies its own threads' connections. A player's page is read and
+rendered in a pool call of its own; the spectator pages of a game that ask at the same moment
+share one pool call, one read and one render (game/board/batching.py).
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends, or
 the deciding player's chess clock reaches zero (then the time loss is recorded first).
@@ -321,9 +321,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         return game.pk, game.group_name, services.player_for_user(user), game.status
 
     async def _render(self, whole: bool) -> board.Rendered:
-        # With the game's other pages that ask at the same moment (game/board/batching.py). A
-        # spectator's board is the shared one: made for no viewer and without a CSRF token (it
-        # has no form that posts), so nothing of this socket's viewer can be in it.
+        # A spectator's board is the shared one (game/board/batching.py): made for no viewer and
+        # without a CSRF token (it has no form that posts), so nothing of this socket's viewer
+        # can be in it. A player's is made for its viewer in a pool call of its own.
         if self.spectator:
             return await batching.render(
                 self.game_id, None, whole=whole, csrf_token=None, base_url=self.origin, shared=True

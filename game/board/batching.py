@@ -1,29 +1,30 @@
-"""The renders one process makes of one game's pages, made together.
+"""A page's render; the spectators' pages of one game made together, with one shared render.
 
-Guarantees. The render requests for one game that are waiting when the pool gets to them are
-served by one pool call: the game, its seats and their presence are read once
-(`load_board`), then each page is rendered for its own viewer (`render_board`: the
-viewer's seat, hand, prompt and CSRF token; nothing of one viewer's render reaches another's
-page). A request is always served by a pool call that starts after it was made (the call takes
-the waiting requests when it begins, under a lock), so a page never gets a render older than
-the moment it asked. With PostgreSQL and two processes the players of a game are usually on
-different processes, so this mostly helps the embedded server and spectators.
+Guarantees. A player's page (or any page with a viewer) is rendered in a pool call of its own:
+the game, its seats and their presence are read (`load_board`), then the board is rendered for
+that viewer (`render_board`: the viewer's seat, hand, prompt and CSRF token).
 
 A spectator's board is the same for every spectator (`shared`): made for no viewer, without a
 CSRF token (a spectator's view has no form that posts) and with the page's origin for its
-links, it has nothing of anyone's in it. All the spectator pages of a batch get one render, and
-the render is kept (`_SHARED`, one per game and origin, SHARED_GAMES at most) for the next
-batches while what it was made from is unchanged: the game's and its seats' rows as read, who
-is connected, and, for what time changes, until its next redraw is due (a countdown, a clock at
-zero) or, while a chess clock runs, for SHARED_WHILE_CLOCK_RUNS seconds (the page ticks the
-clock itself). Each batch still reads the game (one query), so a page never gets a render of a
-state older than the moment it asked; what it saves is the render.
+links, it has nothing of anyone's in it. The spectator pages of one game that are waiting when
+the pool gets to them are served by one pool call and one read of the game (the call takes the
+waiting requests when it begins, under a lock, so a page never gets a render older than the
+moment it asked), and all those of one origin get one render. The render is kept (`_SHARED`, one
+per game and origin, SHARED_GAMES at most) for the next batches while what it was made from is
+unchanged: the game's and its seats' rows as read, who is connected, and, for what time
+changes, until its next redraw is due (a countdown, a clock at zero) or, while a chess clock
+runs, for SHARED_WHILE_CLOCK_RUNS seconds (the page ticks the clock itself). Each batch still
+reads the game (one query), so a page never gets a render of a state older than the moment it
+asked; what it saves is the render.
+
+The players' pages are not batched: reading the game once for both players' pages that ask at
+the same moment showed no repeatable gain (docs/performance.md, "Removed").
 
 Private APIs: none (asyncio, threading, the board's and the pool's own functions).
 
-Re-measure: `bench/latency.py --games 50` against a copy whose `render()` makes its own pool
-call (`load_board` + `render_board`) for each page; the spectators' shared render
-with a spectator benchmark (many spectators of one game). docs/performance.md has the figures.
+Re-measure: the spectators' shared render with `bench/spectators.py` (many spectators of one
+game) against a copy where a spectator's page is rendered like a player's. docs/performance.md
+has the figures.
 """
 
 from __future__ import annotations
@@ -46,15 +47,12 @@ from .render import Rendered, render_board
 
 @dataclass
 class Request:
-    """One page's render: its viewer, whether the whole board is wanted, and for the CSRF
-    token and the absolute links, the page's own token and origin."""
+    """One spectator page's render: whether the whole board is wanted, and the page's origin
+    for the absolute links."""
 
-    viewer: Player | None
     whole: bool
-    csrf_token: str | None
     base_url: str
     done: asyncio.Future[Rendered] = field(repr=False)
-    shared: bool = False  # a spectator's page: the shared render (viewer and token are None)
 
 
 @dataclass
@@ -77,14 +75,16 @@ async def render(
     base_url: str,
     shared: bool = False,
 ) -> Rendered:
-    """This page's board, rendered in a pool call shared with the other pages of the game that
-    ask meanwhile. `shared`: a spectator's page, which gets the spectator render shared by all
-    of them (`viewer` and `csrf_token` must then be None). Raises what the render raised
-    (Game.DoesNotExist: the game is gone)."""
-    if shared and (viewer is not None or csrf_token is not None):
+    """This page's board. `shared`: a spectator's page, which gets the spectator render shared
+    by all of them, made in a pool call shared with the game's other spectator pages that ask
+    meanwhile (`viewer` and `csrf_token` must then be None); otherwise a pool call of its own.
+    Raises what the render raised (Game.DoesNotExist: the game is gone)."""
+    if not shared:
+        return await in_pool(_render_page)(game_id, viewer, whole, csrf_token, base_url)
+    if viewer is not None or csrf_token is not None:
         raise ValueError("a shared render is made for no viewer and without a CSRF token")
     loop = asyncio.get_running_loop()
-    request = Request(viewer, whole, csrf_token, base_url, loop.create_future(), shared)
+    request = Request(whole, base_url, loop.create_future())
     with _LOCK:
         batch = _WAITING.get(game_id)
         first = batch is None
@@ -98,6 +98,16 @@ async def render(
         _RUNNING.add(task)
         task.add_done_callback(_RUNNING.discard)
     return await request.done
+
+
+def _render_page(
+    game_id: int, viewer: Player | None, whole: bool, csrf_token: str | None, base_url: str
+) -> Rendered:
+    """In the pool: one page's board for its own viewer."""
+    game, seats = load_board(game_id)
+    return render_board(
+        game, viewer, whole=whole, csrf_token=csrf_token, base_url=base_url, seats=seats
+    )
 
 
 async def _run(game_id: int, batch: _Batch) -> None:
@@ -131,30 +141,15 @@ def _take(game_id: int, batch: _Batch) -> list[Request]:
 
 
 def _render_all(game_id: int, batch: _Batch) -> list[tuple[Request, Any]]:
-    """In the pool: read the game once, render it for every request taken (a failure of one
-    page's render is that page's alone)."""
+    """In the pool: read the game once, one spectator render per origin for every request
+    taken (a failure of one origin's render is its pages' alone)."""
     requests = _take(game_id, batch)
     game, seats = load_board(game_id)
-    out: list[tuple[Request, Any]] = []
-    spectators: dict[str, list[Request]] = {}
+    by_origin: dict[str, list[Request]] = {}
     for request in requests:
-        if request.shared:
-            spectators.setdefault(request.base_url, []).append(request)
-            continue
-        try:
-            rendered = render_board(
-                game,
-                request.viewer,
-                whole=request.whole,
-                csrf_token=request.csrf_token,
-                base_url=request.base_url,
-                seats=seats,
-            )
-        except Exception as e:  # noqa: BLE001 - handed to that page's consumer, which logs it
-            out.append((request, e))
-        else:
-            out.append((request, rendered))
-    for base_url, pages in spectators.items():
+        by_origin.setdefault(request.base_url, []).append(request)
+    out: list[tuple[Request, Any]] = []
+    for base_url, pages in by_origin.items():
         result: Any
         try:
             result = _spectator_render(game, seats, base_url, any(r.whole for r in pages))

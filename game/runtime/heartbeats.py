@@ -13,9 +13,11 @@ the next one tries again.
 
 Private APIs: none (the channel layer's public `group_add`).
 
-Re-measure: `bench/latency.py --scale --games 200` (more than HEARTBEAT_SECONDS of measuring)
-against a copy where `join` starts a task of its own for each socket (a pool call per socket
-per beat, as each consumer once did). docs/performance.md has the figures.
+Re-measure: `bench/latency.py --games 100 --duration 60` (200 sockets on one process) against a
+copy where `join` starts a task of its own for each socket (a pool call per socket per beat, as
+each consumer once did), with HEARTBEAT_SECONDS = 1 in both copies so that a run has many beats:
+what it saves grows with the sockets per process and the beats per second. docs/performance.md
+has the figures.
 """
 
 from __future__ import annotations
