@@ -226,6 +226,12 @@ class Seat:
                 self.close_code = self.ws.close_code
             self._notify()
 
+    @classmethod
+    def player(cls, server: Any, code: str, cookie: str, name: str) -> Seat:
+        """A player's socket on `server` at game `code`, keeping the fragments a bot reads."""
+        url = f"{server.ws_base}/ws/game/{code}/"
+        return cls(url, server.base, cookie, name=name, only=frozenset({"prompt", "over"}))
+
     def _notify(self) -> None:
         self._changed.set()
         if self.also_notify is not None:

@@ -114,9 +114,7 @@ class Run:
             return await asyncio.to_thread(fn, *args, **kwargs)
 
     def seat(self, n: int, game: int, code: str, cookie: str, name: str) -> Seat:
-        server = self.servers[(game + n) % len(self.servers)]
-        url = f"{server.ws_base}/ws/game/{code}/"
-        return Seat(url, server.base, cookie, name=name, only=frozenset({"prompt", "over"}))
+        return Seat.player(self.servers[(game + n) % len(self.servers)], code, cookie, name)
 
     async def table_loop(self, n: int, players: list[tuple[Any, str]], long: bool) -> None:
         rng = random.Random(self.rng.random())

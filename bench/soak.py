@@ -129,12 +129,10 @@ class Soak:
             played = 0
             self.results.games_started += 1
             self.results.first_version[code] = version
-            url = f"{self.server.ws_base}/ws/game/{code}/"
             seats = [
-                Seat(url, self.server.base, cookie, name=f"{code}/{player.display_name}",
-                     only=frozenset({"prompt", "over"}))
+                Seat.player(self.server, code, cookie, f"{code}/{player.display_name}")
                 for player, cookie in players
-            ]  # fmt: skip
+            ]
             failed = await connect_all(seats)
             if failed:
                 self.results.errors.append(f"table {n}: connect failed: {failed}")

@@ -178,12 +178,10 @@ class Bench:
             code, _ = await self.orm(self.world.game, players[0][0], players[1][0])
             if n == 0 and not self.watched_code:
                 self.watched_code = code
-            url = f"{self.server.ws_base}/ws/game/{code}/"
             seats = [
-                Seat(url, self.server.base, cookie, name=f"{code}/{p.display_name}",
-                     only=frozenset({"prompt", "over"}))
+                Seat.player(self.server, code, cookie, f"{code}/{p.display_name}")
                 for p, cookie in players
-            ]  # fmt: skip
+            ]
             failed = await connect_all(seats)
             if failed:
                 self.errors.append(f"table {n}: connect failed: {failed}")
