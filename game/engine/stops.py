@@ -56,13 +56,15 @@ def stops_at(g: GameState, d: Decision) -> bool:
     if d.kind != "priority":
         return True
     player = d.player
-    if _public_action(g, d):
+    p = g.player(player)
+    action, mana_source = _public_options(g, d)
+    if action:
         return True
-    if not g.player(player).hand:
+    if not p.hand:
         return False
-    mana = _mana_available(g, d) or cheapest_from_hand() == 0
+    mana = mana_source or any(p.pool.values()) or cheapest_from_hand() == 0
     if g.active == player and g.step in MAIN_PHASES and not g.stack:
-        return mana or g.player(player).lands_played < LANDS_PER_TURN
+        return mana or p.lands_played < LANDS_PER_TURN
     if not mana:
         return False
     if g.stack:
@@ -77,25 +79,17 @@ def stops_at(g: GameState, d: Decision) -> bool:
     return g.step == "end"
 
 
-def _public_action(g: GameState, d: Decision) -> bool:
-    """An option other than passing or making mana whose source is not a card in the hand:
-    a permanent's ability, a card castable from exile or from the graveyard."""
+def _public_options(g: GameState, d: Decision) -> tuple[bool, bool]:
+    """What the options whose source is not a card in the hand offer: something to do besides
+    passing or making mana (a permanent's ability, a card castable from exile or the graveyard),
+    and a mana ability (lands, Treasures…)."""
     hand_ids = {o.id for o in g.player(d.player).hand}
+    action = mana = False
     for option in d.options:
-        if option.id == "pass" or option.data == "mana":
+        if option.id == "pass" or (option.objs and option.objs[0] in hand_ids):
             continue
-        if not (option.objs and option.objs[0] in hand_ids):
-            return True
-    return False
-
-
-def _mana_available(g: GameState, d: Decision) -> bool:
-    """Mana in the player's pool, or a mana ability they can activate now (lands, Treasures…)."""
-    p = g.player(d.player)
-    if any(p.pool.values()):
-        return True
-    hand_ids = {o.id for o in p.hand}
-    return any(
-        option.data == "mana" and not (option.objs and option.objs[0] in hand_ids)
-        for option in d.options
-    )
+        if option.data == "mana":
+            mana = True
+        else:
+            action = True
+    return action, mana
