@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from game.engine.bot import random_answer
+from .policy import Policy
 
 if TYPE_CHECKING:
     from game.engine.game import Engine
@@ -25,7 +25,14 @@ def decide(level: str, game: Engine, seat: str, seed: int) -> str | list[str]:
     d = game.pending
     if d is None or d.player != seat:
         raise ValueError(f"there is no pending decision for {seat!r}")
-    return random_answer(d, random.Random(seed))
+    rng = random.Random(seed)
+    if level == "easy":
+        return Policy(seat, rng, sloppy=1.0).answer(game)
+    if level == "medium":
+        return Policy(seat, rng).answer(game)
+    from .search import search_answer
+
+    return search_answer(game, seat, seed)
 
 
 __all__ = ["LEVELS", "decide"]

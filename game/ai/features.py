@@ -1,0 +1,201 @@
+"""What the computer measures in a position: values of permanents and cards, combat outcomes
+and the evaluation of a whole position for one seat.
+
+Everything here reads only what the seat may know (docs/ai.md, "Never peeks"): the battlefield,
+life totals, dungeons, the initiative, hand and library *counts*, and the seat's own hand. The
+search (search.py) runs the same functions inside sampled worlds, where every card is a sample.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from game.engine.cards.base import CardDef, Step
+from game.engine.continuous import chars
+from game.engine.state import GameState, Obj
+
+WIN = 1000.0
+
+# Keywords that make a creature worth more than its power and toughness (rough card-game value).
+KEYWORD_VALUE = {
+    "flying": 1.0,
+    "deathtouch": 1.2,
+    "first strike": 0.8,
+    "double strike": 2.0,
+    "lifelink": 0.8,
+    "trample": 0.4,
+    "vigilance": 0.4,
+    "menace": 0.6,
+    "hexproof": 0.8,
+    "indestructible": 2.0,
+    "reach": 0.3,
+    "haste": 0.2,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One creature's combat numbers, as its controller's opponent can see them."""
+
+    obj: Obj
+    power: int
+    toughness: int  # toughness minus damage already marked
+    keywords: frozenset[str]
+    value: float
+
+    @property
+    def first_strike(self) -> bool:
+        return bool({"first strike", "double strike"} & self.keywords)
+
+    def kills(self, other: Fighter) -> bool:
+        if self.power <= 0 or "indestructible" in other.keywords:
+            return False
+        return "deathtouch" in self.keywords or self.power >= other.toughness
+
+    def survives_against(self, other: Fighter) -> bool:
+        """Does this creature live through a fight with `other` (one against one)?"""
+        if self.first_strike and not other.first_strike and self.kills(other):
+            return True
+        return not other.kills(self)
+
+
+def fighter(g: GameState, o: Obj) -> Fighter:
+    c = chars(g, o)
+    power = max(0, c.power)
+    toughness = c.toughness - o.damage
+    return Fighter(o, power, toughness, c.keywords, creature_value(power, c.toughness, c.keywords))
+
+
+def creature_value(power: int, toughness: int, keywords: frozenset[str]) -> float:
+    bonus = sum(KEYWORD_VALUE.get(k, 0.0) for k in keywords)
+    if "flying" in keywords:
+        bonus += 0.3 * power  # evasion counts in proportion to the damage it carries
+    return 1.0 + power * 1.0 + toughness * 0.6 + bonus
+
+
+def permanent_value(g: GameState, o: Obj) -> float:
+    c = chars(g, o)
+    if "Creature" in c.types:
+        return creature_value(max(0, c.power), c.toughness - o.damage, c.keywords)
+    if "Land" in c.types:
+        return 1.0
+    if "Planeswalker" in c.types:
+        return 3.0 + o.counters.get("loyalty", 0) * 0.6
+    if o.name == "Treasure":
+        return 0.8
+    return 1.5 + 0.3 * o.card.mana_value
+
+
+def card_value(card: CardDef) -> float:
+    """What a card in hand is worth (before it is cast): a rough rating from its printed face."""
+    if "Land" in card.types:
+        return 1.0
+    if "Creature" in card.types and card.power is not None:
+        return 0.5 + 0.6 * creature_value(card.power, card.toughness or 0, card.keywords)
+    return 1.5 + 0.5 * card.mana_value
+
+
+# Effect steps that hurt what they name (so their targets are the opponent's things).
+HARMFUL_OPS = frozenset(
+    {
+        "destroy",
+        "damage",
+        "counter",
+        "return_to_hand",
+        "goad",
+        "lose_life",
+        "ray_of_frost_tap",
+        "tap",
+        "exile",
+        "fight",
+    }
+)
+
+
+def step_harms(step: Step) -> bool:
+    op = step.get("op", "")
+    if op in HARMFUL_OPS:
+        return True
+    if op == "modify":
+        return (
+            step.get("power", 0) < 0
+            or step.get("toughness", 0) < 0
+            or bool(step.get("cant_attack"))
+            or bool(step.get("lose_all_abilities"))
+        )
+    return False
+
+
+def library_danger(n: int) -> float:
+    return -8.0 if n == 0 else (-2.0 if n <= 2 else 0.0)
+
+
+def life_value(life: int) -> float:
+    """Life matters more as it runs out: the first points lost from 20 cost less than the last."""
+    if life <= 0:
+        return -WIN
+    return 24.0 * (1.0 - math.exp(-life / 9.0))
+
+
+def side_value(g: GameState, name: str, *, hand_known: bool) -> float:
+    p = g.player(name)
+    if p.lost:
+        return -WIN
+    score = life_value(p.life) - p.poison * 2.0
+    lands = 0
+    for o in g.battlefield:
+        if o.controller != name:
+            continue
+        if "Land" in o.card.types:
+            lands += 1
+            continue
+        score += permanent_value(g, o)
+    score += min(lands, 7) * 1.2 + max(0, lands - 7) * 0.2
+    if hand_known:
+        score += sum(min(card_value(o.card), 4.0) * 0.8 for o in p.hand)
+    else:
+        score += len(p.hand) * 1.6
+    score += library_danger(len(p.library))
+    if p.initiative:
+        score += 3.0
+    if p.dungeon is not None:
+        score += 0.6 * _rooms_done(p.dungeon.spec, p.dungeon.room)
+    score += 2.5 * len(p.completed)
+    return score
+
+
+def _rooms_done(spec: object, room: str) -> int:
+    """How far the venture marker stands from the top room (the rooms already visited)."""
+    rooms = getattr(spec, "rooms", {})
+    top = getattr(spec, "top", room)
+    depth = {top: 0}
+    frontier = [top]
+    while frontier:
+        here = frontier.pop()
+        for nxt in rooms[here].leads_to if here in rooms else ():
+            if nxt not in depth:
+                depth[nxt] = depth[here] + 1
+                frontier.append(nxt)
+    return depth.get(room, 0) + 1
+
+
+def evaluate(g: GameState, seat: str) -> float:
+    """The position's worth to `seat` (positive: ahead). Counts only the other hand's size."""
+    opp = g.opponent(seat)
+    if g.over:
+        if g.winner == seat:
+            return WIN
+        return -WIN if g.winner == opp else 0.0
+    return side_value(g, seat, hand_known=True) - side_value(g, opp, hand_known=False)
+
+
+def evaluate_symmetric(g: GameState, seat: str) -> float:
+    """The same, counting both hands by size only (the search's leaf: in a sampled world the
+    other hand's cards are guesses, so neither hand's contents may tip the balance)."""
+    opp = g.opponent(seat)
+    if g.over:
+        if g.winner == seat:
+            return WIN
+        return -WIN if g.winner == opp else 0.0
+    return side_value(g, seat, hand_known=False) - side_value(g, opp, hand_known=False)

@@ -1,0 +1,164 @@
+"""Hard: search over sampled worlds, guided by the position evaluation (docs/ai.md).
+
+For a decision with a real choice, a few candidate answers are drawn up (Medium's own, and the
+alternatives that matter for the kind of decision). Each candidate is tried in the same sampled
+worlds (common random numbers: every candidate meets the same guessed hands and draws): the
+world is a replayed copy of the game with every hidden card sampled (worlds.py), the candidate
+is applied, Medium plays both sides to the end of the next turn, and the position is evaluated.
+The candidate with the best mean wins; a tie goes to Medium's answer.
+
+The work is counted in engine decisions, not in seconds, so the answer depends only on the
+visible position and the seed: a budget of decisions is shared among the candidates and worlds,
+and a decision with a single sensible answer is answered at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.engine.decisions import Decision, IllegalAnswer
+from game.engine.game import Engine
+
+from .features import evaluate
+from .policy import Answer, Policy, safe_answer
+from .worlds import sample_world
+
+# Engine decisions a search may spend: replaying the log counts each answer, a sampled game each
+# decision. Chosen so that the worst decision stays within the think-time target (docs/ai.md).
+BUDGET = 24000
+REPLAY_COST = 0.15  # a replayed answer costs about a sixth of a decision made by the policy
+MAX_WORLDS = 6
+MIN_WORLDS = 2
+MAX_CANDIDATES = 5
+ROLLOUT_DECISIONS = 300
+SEARCHED = frozenset(
+    {
+        "priority",
+        "declare_attackers",
+        "declare_blockers",
+        "choose_targets",
+        "choose_room",
+        "choose_dungeon",
+        "unless",
+        "yes_no",
+        "divide",
+        "cast_free",
+    }
+)
+
+
+def search_answer(game: Engine, seat: str, seed: int) -> Answer:
+    d = game.pending
+    assert d is not None
+    rng = random.Random(seed)
+    medium = Policy(seat, random.Random(seed)).answer(game)
+    if d.kind not in SEARCHED:
+        return medium
+    candidates = candidate_answers(game, seat, d, medium)
+    if len(candidates) <= 1:
+        return medium
+    rollout = ROLLOUT_DECISIONS
+    per_world = len(candidates) * (len(game.answers) * REPLAY_COST + rollout / 2)
+    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(BUDGET // max(per_world, 1))))
+    if worlds == MIN_WORLDS and per_world * worlds > BUDGET:
+        rollout = max(60, int(rollout * BUDGET / (per_world * worlds)))
+    totals = [0.0] * len(candidates)
+    for _ in range(worlds):
+        world_seed = rng.getrandbits(64)
+        for i, answer in enumerate(candidates):
+            totals[i] += _try(game, seat, answer, world_seed, rollout)
+    best = max(range(len(candidates)), key=lambda i: (round(totals[i], 6), i == 0, -i))
+    return candidates[best]
+
+
+def _try(game: Engine, seat: str, answer: Answer, world_seed: int, rollout: int) -> float:
+    world_rng = random.Random(world_seed)
+    world = sample_world(game, seat, world_rng)
+    try:
+        world.answer(seat, answer)
+    except IllegalAnswer:
+        return -1e9
+    play_out(world, seat, world_rng.getrandbits(32), rollout)
+    return evaluate(world.state, seat)
+
+
+def play_out(world: Engine, seat: str, seed: int, max_decisions: int) -> None:
+    """Medium plays both sides to the end of the turn after this one (or the game's end)."""
+    g = world.state
+    stop_turn = g.turn + 2 if g.active == seat else g.turn + 1
+    players = {p.name: Policy(p.name, random.Random(seed + i)) for i, p in enumerate(g.players)}
+    n = 0
+    while world.pending is not None and n < max_decisions and g.turn < stop_turn:
+        d = world.pending
+        world.answer(d.player, players[d.player].answer(world))
+        n += 1
+
+
+def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answer]:
+    """Medium's answer first, then the alternatives worth comparing, without repeats."""
+    g = game.state
+    out: list[Answer] = [medium]
+
+    def add(answer: Answer) -> None:
+        key = _key(answer)
+        if len(out) < MAX_CANDIDATES and all(_key(a) != key for a in out):
+            try:
+                d.validate(seat, answer)
+            except IllegalAnswer:
+                return
+            out.append(answer)
+
+    if d.kind == "priority":
+        options = [o for o in d.options if o.data != "mana"]
+        real = [o for o in options if o.id != "pass"]
+        if not real:
+            return ["pass"]
+        # Searched where choices matter: one's own main phase, an opposing spell or ability to
+        # answer, the other turn's end step. Elsewhere (an instant held through every step)
+        # Medium's answer stands, or the budget would go on steps where nothing happens.
+        my_main = g.active == seat and g.step in ("precombat_main", "postcombat_main")
+        responding = bool(g.stack) and g.stack[-1].controller != seat
+        their_end = g.active != seat and g.step == "end" and not g.stack
+        if not (my_main and not g.stack) and not responding and not their_end:
+            return [medium]
+        add("pass")
+        seen_labels: set[str] = set()
+        for o in real:
+            if o.label in seen_labels:
+                continue  # two copies of a card are one choice
+            seen_labels.add(o.label)
+            add(o.id)
+        return out
+    if d.kind == "declare_attackers":
+        ids = [o.id for o in d.options if ":" not in o.id]
+        chosen = set(medium) if isinstance(medium, list) else set()
+        add([])
+        add(sorted(ids))
+        for i in sorted(chosen):
+            add(sorted(chosen - {i}))
+        for i in ids:
+            if i not in chosen:
+                add(sorted(chosen | {i}))
+        return out
+    if d.kind == "declare_blockers":
+        chosen = list(medium) if isinstance(medium, list) else []
+        add([])
+        for i in chosen:
+            add([x for x in chosen if x != i])
+        for o in d.options:
+            if o.id not in chosen:
+                add(chosen + [o.id])
+        return out
+    if not d.multi and not d.ordered:
+        for o in d.options:
+            add(o.id)
+        return out
+    add(safe_answer(d))
+    return out
+
+
+def _key(answer: Answer) -> tuple[str, ...]:
+    return (answer,) if isinstance(answer, str) else tuple(sorted(answer))
+
+
+__all__: list[str] = ["candidate_answers", "play_out", "search_answer"]
