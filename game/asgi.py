@@ -12,26 +12,35 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "game.settings")
 # Django must be set up before anything that imports models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import SessionMiddlewareStack  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from game.bodylimit import BodyLimit  # noqa: E402
+from game.computer import ComputerConsumer, StartsComputer  # noqa: E402
 from game.routing import AllowedHostValidator, websocket_urlpatterns  # noqa: E402
 from game.runtime import gc_tuning  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        # Bodies over the limit are refused before Django reads them (game/bodylimit.py).
-        "http": BodyLimit(django_asgi_app),
-        # There is no CSRF on websockets: the Origin check is the cross-site defence. The Host
-        # is checked as HTTP checks it (the socket's absolute links are made from it). The
-        # session is attached here and read by the consumer after the handshake (no
-        # AuthMiddleware: it would query the database before answering the handshake).
-        "websocket": AllowedHostValidator(
-            AllowedHostsOriginValidator(SessionMiddlewareStack(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+application = StartsComputer(
+    ProtocolTypeRouter(
+        {
+            # Bodies over the limit are refused before Django reads them (game/bodylimit.py).
+            "http": BodyLimit(django_asgi_app),
+            # There is no CSRF on websockets: the Origin check is the cross-site defence. The Host
+            # is checked as HTTP checks it (the socket's absolute links are made from it). The
+            # session is attached here and read by the consumer after the handshake (no
+            # AuthMiddleware: it would query the database before answering the handshake).
+            "websocket": AllowedHostValidator(
+                AllowedHostsOriginValidator(
+                    SessionMiddlewareStack(URLRouter(websocket_urlpatterns))
+                )
+            ),
+            # The computer's turns, for `manage.py runworker --layer computer venture-computer`
+            # (game/computer.py); a server's first request starts its own part (StartsComputer).
+            "channel": ChannelNameRouter({settings.COMPUTER_CHANNEL: ComputerConsumer.as_asgi()}),
+        }
+    )
 )
 
 # Everything is imported: freeze it and set the collector's thresholds (game/runtime/gc_tuning.py).

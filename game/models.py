@@ -30,6 +30,16 @@ class Player(models.Model):
     )
     display_name = models.CharField(max_length=30)
     is_guest = models.BooleanField(default=False)
+    # The computer opponent: one Player per level (services.computer_player), never logged in.
+    EASY, MEDIUM, HARD = "easy", "medium", "hard"
+    COMPUTER_LEVELS = [(EASY, "Easy"), (MEDIUM, "Medium"), (HARD, "Hard")]
+    computer_level = models.CharField(
+        max_length=10,
+        choices=COMPUTER_LEVELS,
+        blank=True,
+        default="",
+        help_text="Set for the computer opponent of that level; empty for a person.",
+    )
     last_decklist = models.TextField(
         blank=True, default="", help_text="The last deck this player imported, to offer again."
     )
@@ -37,9 +47,20 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["display_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["computer_level"],
+                condition=~models.Q(computer_level=""),
+                name="one_computer_per_level",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def is_computer(self) -> bool:
+        return bool(self.computer_level)
 
     def get_absolute_url(self) -> str:
         return reverse("profile", args=[self.pk])
@@ -83,6 +104,10 @@ class Game(models.Model):
     clock_seconds = models.PositiveIntegerField(default=0, help_text="Each player's time.")
     clock_increment = models.PositiveIntegerField(default=0, help_text="Seconds per answer.")
     clock_since = models.DateTimeField(null=True, blank=True)
+    # When the computer's pending decision was handed out to be thought about (None while a
+    # person is to decide): a server's watchdog hands it out again once it is overdue
+    # (services/computer.py), so a worker that died mid-thought loses no game.
+    computer_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]

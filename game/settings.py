@@ -40,6 +40,15 @@ Environment:
                           (default 1; each holds its own database connection)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
                           "3000,10,10"; "" keeps Python's 700,10,10): game/runtime/gc_tuning.py
+    VENTURE_COMPUTER      who thinks for the computer opponent (game/computer.py): "server"
+                          (default: each Daphne process, in VENTURE_COMPUTER_PROCESSES child
+                          processes) or "worker" (needs REDIS_URL: `manage.py runworker --layer
+                          computer venture-computer` processes; the servers only keep watch)
+    VENTURE_COMPUTER_PROCESSES  child processes a server thinks in (default 1)
+    VENTURE_COMPUTER_DELAY_SECONDS  the least time between the computer's turn to decide and its
+                          answer, so a person can follow (default 0.6)
+    VENTURE_COMPUTER_TIMEOUT_SECONDS  a computer decision not answered this long after it was
+                          handed out is handed out again (default 30: a worker died mid-thought)
 """
 
 import os
@@ -197,6 +206,31 @@ else:
     # that walked its expired messages once a second instead of on every call bought nothing
     # measurable at 50-100 games: docs/performance.md, "Removed".)
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The computer opponent's turns (game/computer.py). At scale they travel on a layer of their own,
+# channels-redis's "core" one whatever REDIS_CHANNEL_LAYER says: a turn is a job for one worker
+# that waits in Redis until a worker takes it, where publish/subscribe would hand it to every
+# worker listening, or to none. Embedded, turns never leave the process (no layer is used).
+COMPUTER_CHANNEL = "venture-computer"
+VENTURE_COMPUTER = os.environ.get("VENTURE_COMPUTER", "server").strip().lower() or "server"
+if VENTURE_COMPUTER not in {"server", "worker"}:
+    raise ImproperlyConfigured(f"VENTURE_COMPUTER={VENTURE_COMPUTER!r}: say server or worker")
+if VENTURE_COMPUTER == "worker" and not os.environ.get("REDIS_URL"):
+    raise ImproperlyConfigured("VENTURE_COMPUTER=worker needs REDIS_URL (the workers' channel)")
+if os.environ.get("REDIS_URL"):
+    CHANNEL_LAYERS["computer"] = {
+        "BACKEND": REDIS_LAYERS["core"],
+        "CONFIG": {
+            "hosts": [os.environ["REDIS_URL"]],
+            "prefix": os.environ.get("REDIS_PREFIX", "asgi") + "-computer",
+            # A turn nobody takes within a minute is handed out again by the watchdog anyway.
+            "expiry": 60,
+            "capacity": 10000,
+        },
+    }
+VENTURE_COMPUTER_PROCESSES = int(os.environ.get("VENTURE_COMPUTER_PROCESSES", "1"))
+VENTURE_COMPUTER_DELAY_SECONDS = float(os.environ.get("VENTURE_COMPUTER_DELAY_SECONDS", "0.6"))
+VENTURE_COMPUTER_TIMEOUT_SECONDS = float(os.environ.get("VENTURE_COMPUTER_TIMEOUT_SECONDS", "30"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

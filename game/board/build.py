@@ -162,6 +162,7 @@ def _seat_view(seat: Seat, is_viewer: bool, connected: bool, timing: SeatTiming)
         full_control=seat.full_control,
         # "pass until my next turn" -> "until my next turn"
         passing=seat.get_pass_until_display()[5:] if seat.pass_until else "",
+        computer=seat.player.get_computer_level_display() if seat.player.is_computer else "",
     )
 
 
@@ -272,6 +273,7 @@ def _side(
         is_active=snap.view["turn"]["active"] == seat.engine_name,
         has_priority=holder == seat.engine_name,
         deciding=bool(pending and pending.get("player") == seat.engine_name),
+        computer=seat.computer,
     )
 
 

@@ -139,6 +139,7 @@ class SeatView:
     clock_text: str
     full_control: bool
     passing: str  # what the pace feature passes until ("until my next turn"), or ""
+    computer: str = ""  # the computer's level ("Easy"), "" for a person
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +171,7 @@ class Side:
     is_active: bool
     has_priority: bool
     deciding: bool
+    computer: str = ""  # the computer's level ("Easy"), "" for a person
 
     @property
     def back_range(self) -> range:

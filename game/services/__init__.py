@@ -6,6 +6,8 @@ modules behind it:
 - `actions`: what a seated player does (answer, concede, claim, pace), the checks every action
   shares, the time loss, and `perform` for a parsed form or socket message;
 - `lifecycle`: checking a scenario, creating, joining (starting), cancelling, rematch;
+- `computer`: the computer opponent's players, games against it, its pending decisions, and
+  answering for it through `actions.submit_answer`;
 - `engines`: the per-process engine cache, replay and catch-up from the log;
 - `store`: an action's SQL, the lock that starts it and the writes that end it;
 - `clock`: the chess clock as a value, with the time passed in;
@@ -19,7 +21,17 @@ engine and game/runtime, never the other way round.
 """
 
 from .actions import check_time, claim_win, concede, perform, set_pace, submit_answer
-from .broadcast import notify_game_changed
+from .broadcast import notify_game_changed, set_computer_runner
+from .computer import (
+    LEVEL_NAMES,
+    Turn,
+    answer_for_computer,
+    computer_player,
+    computer_turn,
+    create_computer_game,
+    overdue_turns,
+    pending_turns,
+)
 from .engines import clear_engine_cache, engine_setup, offer_answers, reading, replay_game
 from .errors import ActionRefused
 from .lifecycle import (
@@ -45,6 +57,15 @@ from .presence import (
 )
 
 __all__ = [
+    "LEVEL_NAMES",
+    "Turn",
+    "answer_for_computer",
+    "computer_player",
+    "computer_turn",
+    "create_computer_game",
+    "overdue_turns",
+    "pending_turns",
+    "set_computer_runner",
     "ActionRefused",
     "ScenarioStart",
     "SeatTiming",

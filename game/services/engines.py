@@ -158,7 +158,7 @@ LOG_SLICE = PreparedQuery(
 )
 
 
-def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
+def logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
     """(engine name, answer) of the log from index `start` up to the row's version: plain
     tuples, no model objects. Bounded by the version read with the row, because another
     thread or process may commit more answers between the two reads; the engine must match
@@ -168,7 +168,7 @@ def _logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
 
 def replay_game(game: Game) -> Engine:
     """Rebuild the engine from the stored setup and answer log."""
-    engine = replay(engine_setup(game), list(_logged_answers(game)))
+    engine = replay(engine_setup(game), list(logged_answers(game)))
     if len(engine.answers) != game.version:
         raise RuntimeError(
             f"{game}: replayed {len(engine.answers)} answers, row says {game.version}"
@@ -191,7 +191,7 @@ def _current(game: Game, engine: Engine | None) -> Engine:
         return replay_game(game)
     logged = _offered_since(game, have)
     if logged is None:
-        logged = _logged_answers(game, have)
+        logged = logged_answers(game, have)
     try:
         for who, answer in logged:
             engine.apply_logged(who, answer)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -155,7 +156,7 @@ def join_game(
             deck_name="" if game.is_scenario else deck_name,
             deck=[] if game.is_scenario else list(deck or []),
         )
-        _start(game, at)
+        start_game(game, at)
     return game
 
 
@@ -204,7 +205,7 @@ def rematch(game_id: int, player: Player | None, *, at: datetime | None = None) 
                 deck=list(seat.deck),
                 full_control=seat.full_control,
             )
-        _start(new, at)
+        start_game(new, at)
         notify_game_changed(old)  # the other player's game-over screen offers the rematch
     return new
 
@@ -231,7 +232,7 @@ def _rename_position(position: dict[str, Any], mapping: dict[str, str]) -> dict[
     return out
 
 
-def _start(game: Game, at: datetime) -> Engine:
+def start_game(game: Game, at: datetime) -> Engine:
     """Write the setup (the inputs replay needs) and run until someone must decide."""
     seats = list(game.seats.select_related("player").order_by("position"))
     names = unique_engine_names([s.player.display_name for s in seats])
@@ -248,6 +249,10 @@ def _start(game: Game, at: datetime) -> Engine:
         "position": None,
         "position_ids": "seat",  # engines.engine_setup: how this position numbers its objects
     }
+    if any(s.player.is_computer for s in seats):
+        # The seed of the computer's decisions (services/computer.py): a secret of its own,
+        # so nothing it draws says anything of the game's shuffles, nor the other way round.
+        setup["computer_secret"] = secrets.randbits(63)
     if game.is_scenario:
         scenario = parse_scenario(game.scenario_text, game.scenario_name or "scenario")
         mapping = dict(zip(scenario.players, names, strict=True))

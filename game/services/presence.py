@@ -95,7 +95,8 @@ def online_seat_ids(game: Game, *, at: datetime | None = None) -> set[int]:
 
 
 def absences(game: Game, seats: list[Seat], at: datetime) -> dict[int, datetime | None]:
-    """Since when each seat has had no open connection (None: connected now). A connection
+    """Since when each seat has had no open connection (None: connected now, and always for the
+    computer). A connection
     whose heartbeat stopped (its server died) counts from its last beat; a seat that never
     connected, from the start of the game."""
     fresh_after = at - timedelta(seconds=Connection.PRESENCE_TTL_SECONDS)
@@ -103,6 +104,9 @@ def absences(game: Game, seats: list[Seat], at: datetime) -> dict[int, datetime 
     out: dict[int, datetime | None] = {}
     for seat in seats:
         seen = latest.get(seat.pk)
+        if seat.player.is_computer:  # it has no socket, and never leaves
+            out[seat.pk] = None
+            continue
         if seen is not None and seen >= fresh_after:
             out[seat.pk] = None
             continue

@@ -27,7 +27,7 @@ from game.engine.game import Engine
 from game.models import ActionReceipt, CompletedDungeon, Game, GameAction, Player, Seat
 from game.runtime.prepared import PreparedInsert, PreparedQuery, PreparedUpdate, Sent, together
 
-from .broadcast import notify_game_changed
+from .broadcast import notify_computer_turn, notify_game_changed
 from .clock import clock_of, store_clock
 from .engines import remember
 from .errors import ActionRefused
@@ -57,6 +57,7 @@ PROGRESS_FIELDS = [
     "winner",
     "end_reason",
     "clock_since",
+    "computer_since",
 ]
 
 # The writes of every answer. The game row: only what an answer changes; it also holds the setup
@@ -187,6 +188,10 @@ def commit(
         for dungeon, turn in p.completed[before.get(p.name, 0) :]
     ]
     _progress(game, engine, at, end_reason)
+    # The computer's decision is handed out (after commit) from now; a person's clears it.
+    to_decide = by_name.get(game.deciding) if game.status == Game.ACTIVE else None
+    computer = to_decide is not None and to_decide.player.is_computer
+    game.computer_since = at if computer else None
     if clock is not None:
         # Whoever must decide now has their clock run from this instant (automatic answers
         # take none).
@@ -206,6 +211,8 @@ def commit(
     transaction.on_commit(lambda: remember(game, engine))
     added = [[who, answer] for who, answer in engine.answers[first_new:]]
     notify_game_changed(game, (first_new, added))
+    if game.computer_since is not None:
+        notify_computer_turn(game.pk)
 
 
 def _new_actions(

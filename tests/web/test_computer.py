@@ -1,0 +1,179 @@
+"""The computer opponent as the services see it: a game against it is an ordinary game (stored,
+logged, replayed exactly, rematched), its answers go through the same checks as a person's and
+are applied once however many times a turn is handed out, and a decision nobody answered is
+found again (docs/architecture.md, "The computer opponent")."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+
+from game import services
+from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
+from game.engine.bot import random_answer
+from game.models import ActionReceipt, Game, GameAction, Player
+from game.runtime import thinking
+from game.services import lifecycle
+
+from .helpers import pending
+
+
+def start_against_computer(player: Player, level: str = "easy", seed: int = 5) -> Game:
+    with mock.patch.object(lifecycle, "new_secret_seed", return_value=seed):
+        game = services.create_computer_game(
+            player,
+            deck_name="Varis",
+            deck=list(GREEN_WHITE_VARIS),
+            level=level,
+            computer_deck_name="Crawlers",
+            computer_deck=list(BLACK_RED_BLUE),
+        )
+    game.refresh_from_db()
+    return game
+
+
+def computer_answers(game: Game) -> int:
+    """Answer every decision the computer has pending, as a server or a worker would (without
+    the delay); returns how many answers were applied."""
+    applied = 0
+    while (turn := services.computer_turn(game.pk)) is not None:
+        assert services.answer_for_computer(turn, thinking.think(turn.job))
+        applied += 1
+    return applied
+
+
+def test_the_computer_is_one_player_per_level_that_nobody_logs_in_as(db):
+    easy = services.computer_player("easy")
+    assert services.computer_player("easy") == easy
+    hard = services.computer_player("hard")
+    assert hard != easy
+    assert (easy.display_name, hard.display_name) == ("Computer (Easy)", "Computer (Hard)")
+    assert easy.is_computer and not easy.user.has_usable_password()
+    with pytest.raises(services.ActionRefused):
+        services.computer_player("grandmaster")
+
+
+def test_a_game_against_the_computer_starts_at_once_with_the_computer_seated(alice):
+    game = start_against_computer(alice, "medium")
+    assert game.status == Game.ACTIVE
+    seats = list(game.seats.select_related("player").order_by("position"))
+    assert seats[0].player == alice
+    assert seats[1].player.computer_level == "medium" and seats[1].deck_name == "Crawlers"
+    assert isinstance(game.setup["computer_secret"], int)
+
+
+def test_a_whole_game_against_the_computer_replays_exactly(alice):
+    """Alice answers at random, the computer through its service, until the game ends; the
+    stored log replays to the same final state, and every answer of the computer is in the log
+    once, with its action id."""
+    game = start_against_computer(alice, "easy")
+    rng = random.Random(3)
+    computer_total = 0
+    for step in range(3000):
+        computer_total += computer_answers(game)
+        game.refresh_from_db()
+        if game.status == Game.FINISHED:
+            break
+        if step % 40 == 0:
+            services.clear_engine_cache()  # some actions start from a replay
+        d = pending(game)
+        assert d.player == game.seats.get(player=alice).engine_name
+        for _ in range(20):
+            try:
+                services.submit_answer(game.pk, alice, random_answer(d, rng), version=game.version)
+                break
+            except services.ActionRefused as e:
+                assert e.code == "illegal", e.message
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED and game.winner
+    assert game.computer_since is None
+    computer = game.seats.get(player__computer_level="easy")
+    mine = GameAction.objects.filter(game=game, seat=computer, auto=False)
+    assert computer_total > 5 and mine.count() == computer_total
+    assert all(a.client_action_id == f"computer.{a.index}" for a in mine)
+    with services.reading(game) as engine:
+        final = engine.state_json()
+    services.clear_engine_cache()
+    with services.reading(game) as engine:
+        assert engine.state_json() == final
+
+
+def test_a_turn_handed_out_twice_is_applied_once(alice):
+    game = start_against_computer(alice)
+    while services.computer_turn(game.pk) is None:  # Alice passes until the computer decides
+        d = pending(game)
+        game.refresh_from_db()
+        services.submit_answer(
+            game.pk,
+            alice,
+            "pass" if d.kind == "priority" else random_answer(d, random.Random(0)),
+            version=game.version,
+        )
+    first = services.computer_turn(game.pk)
+    second = services.computer_turn(game.pk)  # another worker took the same message
+    assert first == second
+    a, b = thinking.think(first.job), thinking.think(second.job)
+    assert a == b  # the same seed: the same answer
+    assert services.answer_for_computer(first, a) is True
+    version = Game.objects.get(pk=game.pk).version
+    assert services.answer_for_computer(second, b) is False  # a repeat: refused, nothing changes
+    assert Game.objects.get(pk=game.pk).version == version
+    assert ActionReceipt.objects.filter(game=game, action_id=first.action_id).count() == 1
+    assert GameAction.objects.filter(game=game, client_action_id=first.action_id).count() == 1
+
+
+def test_an_illegal_answer_from_the_brain_becomes_the_smallest_legal_one(alice):
+    game = start_against_computer(alice)
+    computer_answers(game)
+    while services.computer_turn(game.pk) is None:
+        game.refresh_from_db()
+        d = pending(game)
+        services.submit_answer(
+            game.pk, alice, random_answer(d, random.Random(1)), version=game.version
+        )
+    turn = services.computer_turn(game.pk)
+    with mock.patch("game.ai.decide", return_value="no-such-option"):
+        answer = thinking.think(turn.job)
+    d = pending(game)
+    assert answer == thinking.smallest_answer(d)
+    assert services.answer_for_computer(turn, answer)
+
+
+def test_the_computer_is_always_present_so_nobody_claims_a_win_against_it(alice):
+    game = start_against_computer(alice)
+    later = timezone.now() + timedelta(hours=1)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.claim_win(game.pk, alice, at=later)
+    assert refused.value.code == "present"
+
+
+def test_a_decision_nobody_answered_is_found_again_and_claimed_once(alice):
+    game = start_against_computer(alice)
+    while services.computer_turn(game.pk) is None:
+        game.refresh_from_db()
+        d = pending(game)
+        services.submit_answer(
+            game.pk, alice, random_answer(d, random.Random(2)), version=game.version
+        )
+    game.refresh_from_db()
+    assert game.computer_since is not None
+    assert services.pending_turns() == [game.pk]
+    assert services.overdue_turns(older_than=30) == []  # just handed out
+    later = game.computer_since + timedelta(seconds=31)
+    assert services.overdue_turns(older_than=30, at=later) == [game.pk]
+    assert services.overdue_turns(older_than=30, at=later) == []  # claimed: one server hands it
+    computer_answers(game)
+    assert services.pending_turns() == []
+
+
+def test_a_rematch_against_the_computer_seats_it_again(alice):
+    game = start_against_computer(alice, "hard")
+    services.concede(game.pk, alice)
+    new = services.rematch(game.pk, alice)
+    seats = list(new.seats.select_related("player").order_by("position"))
+    assert [s.player.computer_level for s in seats] == ["", "hard"]
+    assert new.status == Game.ACTIVE and isinstance(new.setup["computer_secret"], int)
