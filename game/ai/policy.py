@@ -90,17 +90,17 @@ class Policy:
             return self._respond(g, options)
         if my_main:
             lands = [o for o in options if o.id.startswith("play:")]
-            if lands:
+            if lands and not self.slip(0.1):  # (Easy now and then forgets its land)
                 return self._pick_land(g, lands)
             spells = [o for o in options if o.id.split(":")[0] in ("cast", "castadv", "escape")]
             scored = [(self._spell_score(g, o), o) for o in spells]
             scored = [(s, o) for s, o in scored if s > 0]
             if scored:
-                if self.slip(0.15):
+                if self.slip(0.25):
                     return "pass"  # forgot a spell this turn
                 scored.sort(key=lambda so: (-so[0], so[1].id))
-                if self.slip(0.3):
-                    return self.rng.choice(scored)[1].id
+                if self.slip(0.5):
+                    return self.rng.choice(scored)[1].id  # no thought for the curve
                 return scored[0][1].id
             if g.step == "postcombat_main":
                 acts = [o for o in options if o.id.startswith("act:") and self._ability_ok(g, o)]
@@ -111,8 +111,9 @@ class Policy:
                 if walker:
                     return walker[0].id
             return "pass"
-        # Someone else's turn, nothing on the stack: flash creatures and instants at the end step.
-        if g.active != me and g.step == "end":
+        # Someone else's turn, nothing on the stack: flash creatures and instants at the end step
+        # (Easy doesn't think of it).
+        if g.active != me and g.step == "end" and not self.sloppy:
             spells = [o for o in options if o.id.startswith("cast:")]
             scored = [(self._spell_score(g, o), o) for o in spells]
             scored = [(s, o) for s, o in scored if s > 0]
@@ -127,7 +128,7 @@ class Policy:
     def _respond(self, g: GameState, options: list[Option]) -> Answer:
         """Something is on the stack: counter a worthwhile spell of the opponent's."""
         top = g.stack[-1]
-        if top.controller == self.seat or top.kind != "spell" or top.card is None:
+        if self.sloppy or top.controller == self.seat or top.kind != "spell" or top.card is None:
             return "pass"
         if top.card.card.mana_value < 3 and "Creature" not in top.card.card.types:
             return "pass"
@@ -251,7 +252,10 @@ class Policy:
             ahead = self._board(g, me) > self._board(g, opp) + 2
             for oid, f in sorted(mine.items()):
                 able = [b for b in blockers if can_block(g, b.obj, f.obj)]
-                if not self._attack_is_good(f, able, ahead, g.player(opp).initiative):
+                trades = self.sloppy == 0  # Easy attacks only where nothing can kill it
+                if not self._attack_is_good(
+                    f, able, ahead and trades, g.player(opp).initiative and trades
+                ):
                     continue
                 if self.slip(0.35):
                     continue  # held back out of caution
@@ -325,7 +329,7 @@ class Policy:
                 pick = min(safe, key=lambda x: (x[0].value, x[1].id))
             elif trade and not self.slip(0.5):
                 pick = min(trade, key=lambda x: (x[0].value, x[1].id))
-            if pick is not None and self.slip(0.15):
+            if pick is not None and self.slip(0.25):
                 pick = None
             if pick is not None:
                 used.add(pick[0].obj.id)
