@@ -10,6 +10,7 @@ sizes, get through (docs/security.md).
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -273,6 +274,44 @@ class CreateGameForm(DeckChoiceForm):
 
 
 # accounts ---------------------------------------------------------------------------------------
+RANDOM_DECK = "__random__"
+LEVEL_CHOICES = [
+    ("easy", "Easy — plays sensibly, makes a person's mistakes"),
+    ("medium", "Medium — a good heuristic player"),
+    ("hard", "Hard — searches the possible hands within a second"),
+]
+
+
+class ComputerGameForm(DeckChoiceForm):
+    """Play the computer: your deck (a preset or imported), its deck (a preset, or one of them
+    at random) and its level. Rendered with the prefix "computer" beside the lobby's other
+    form."""
+
+    deck = forms.ChoiceField(
+        choices=[*PRESET_CHOICES, (IMPORTED, "Import a deck (paste it below)")],
+        initial=PRESET_CHOICES[0][0],
+        label="Your deck",
+    )
+    computer_deck = forms.ChoiceField(
+        choices=[(RANDOM_DECK, "A preset deck at random"), *PRESET_CHOICES],
+        initial=RANDOM_DECK,
+        label="The computer's deck",
+    )
+    level = forms.ChoiceField(
+        choices=LEVEL_CHOICES, initial="easy", widget=forms.RadioSelect, label="Level"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        choice = data.get("computer_deck")
+        if choice == RANDOM_DECK:
+            choice = secrets.choice(list(STARTER_DECKS))
+        if choice in STARTER_DECKS:
+            data["computer_deck_name"] = choice
+            data["computer_cards"] = list(STARTER_DECKS[choice])
+        return data
+
+
 class DisplayNameField(forms.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=30, min_length=1, strip=True, **kwargs)

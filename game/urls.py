@@ -6,6 +6,7 @@ from game import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.create_game, name="create_game"),
+    path("games/computer/", views.play_computer, name="play_computer"),
     path("g/<str:code>/", views.game_page, name="game"),
     path("g/<str:code>/watch/", views.watch_game, name="watch_game"),
     path("g/<str:code>/join/", views.join_game, name="join_game"),

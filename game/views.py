@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,6 +28,7 @@ from . import board, services
 from .forms import (
     IMPORTED,
     BadAction,
+    ComputerGameForm,
     CreateGameForm,
     DeckChoiceForm,
     GuestForm,
@@ -156,6 +157,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "mine_active": mine_active,
             "mine_finished": mine_finished,
             "create_form": CreateGameForm(initial=_deck_form_initial(player)),
+            "computer_form": ComputerGameForm(prefix="computer"),
             "guest_form": GuestForm(),
             "deck_summaries": deck_summaries(),
         },
@@ -204,6 +206,27 @@ def create_game(request: HttpRequest) -> HttpResponse:
             )
             return redirect(game)
     return render(request, "create.html", {"form": form, "player": player, "decks": STARTER_DECKS})
+
+
+@login_required
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """Play the computer: the game starts at once (game/computer.py thinks for it)."""
+    player = current_player(request)
+    assert player is not None
+    form = ComputerGameForm(request.POST or None, prefix="computer")
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        _remember_import(player, form)
+        game = services.create_computer_game(
+            player,
+            deck_name=data["deck_name"],
+            deck=data["cards"],
+            level=data["level"],
+            computer_deck_name=data["computer_deck_name"],
+            computer_deck=data["computer_cards"],
+        )
+        return redirect(game)
+    return render(request, "computer.html", {"computer_form": form, "player": player})
 
 
 def game_page(request: HttpRequest, code: str) -> HttpResponse:
@@ -338,13 +361,27 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             result = game.get_status_display()
         rows.append({"game": game, "opponent": other.player if other else None, "result": result})
+    # Games against the computer are listed apart from games against people (the computer's
+    # own profile lists its games against people, which is all of them).
+    against_computer = [r for r in rows if r["opponent"] is not None and r["opponent"].is_computer]
+    rows = [r for r in rows if r not in against_computer]
     completed = list(CompletedDungeon.objects.filter(player=player).select_related("game"))
     counts = Counter(c.dungeon for c in completed)
     # Over all the player's finished games, not just the rows listed (the latest 100). A player
     # has at most one seat in a game, so counting seats counts games.
     won = Q(game__winner=F("engine_name")) & ~Q(game__winner="draw")
-    stats = Seat.objects.filter(player=player, game__status=Game.FINISHED).aggregate(
-        played=Count("pk"), wins=Count("pk", filter=won)
+    computer_game = Exists(
+        Seat.objects.filter(game=OuterRef("game"), player__computer_level__gt="")
+    )
+    stats = (
+        Seat.objects.filter(player=player, game__status=Game.FINISHED)
+        .annotate(vs_computer=computer_game)
+        .aggregate(
+            played=Count("pk", filter=Q(vs_computer=False)),
+            wins=Count("pk", filter=won & Q(vs_computer=False)),
+            computer_played=Count("pk", filter=Q(vs_computer=True)),
+            computer_wins=Count("pk", filter=won & Q(vs_computer=True)),
+        )
     )
     return render(
         request,
@@ -352,6 +389,9 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "profile": player,
             "rows": rows,
+            "computer_rows": against_computer,
+            "computer_finished": stats["computer_played"],
+            "computer_wins": stats["computer_wins"],
             "completed": completed,
             "dungeon_counts": sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])),
             "finished": stats["played"],

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from game import services
-from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
+from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS, STARTER_DECKS
 from game.engine.bot import random_answer
 from game.models import ActionReceipt, Game, GameAction, Player
 from game.runtime import thinking
@@ -177,3 +177,58 @@ def test_a_rematch_against_the_computer_seats_it_again(alice):
     seats = list(new.seats.select_related("player").order_by("position"))
     assert [s.player.computer_level for s in seats] == ["", "hard"]
     assert new.status == Game.ACTIVE and isinstance(new.setup["computer_secret"], int)
+
+
+# the pages ---------------------------------------------------------------------------------------
+def login(client, player: Player) -> None:
+    client.force_login(player.user)
+
+
+def test_the_lobby_offers_the_computer_and_starts_a_game_against_it(client, alice):
+    login(client, alice)
+    html = client.get("/").content.decode()
+    assert 'id="play-computer"' in html and "Play the computer" in html
+    response = client.post(
+        "/games/computer/",
+        {
+            "computer-deck": "Varis (green-white)",
+            "computer-computer_deck": "__random__",
+            "computer-level": "medium",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    computer = game.seats.get(position=1)
+    assert computer.player.computer_level == "medium" and computer.deck_name in STARTER_DECKS
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Computer (Medium)" in page and "computer · Medium" in page
+
+
+def test_a_bad_level_is_refused_on_the_form_and_starts_nothing(client, alice):
+    login(client, alice)
+    response = client.post(
+        "/games/computer/",
+        {
+            "computer-deck": "Varis (green-white)",
+            "computer-computer_deck": "__random__",
+            "computer-level": "godlike",
+        },
+    )
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_profile_lists_games_against_the_computer_apart(client, alice, bob):
+    from .helpers import start_game
+
+    people = start_game(alice, bob)
+    services.concede(people.pk, bob)
+    computer_game = start_against_computer(alice)
+    services.concede(computer_game.pk, alice)
+    context = client.get(f"/players/{alice.pk}/").context
+    assert [r["game"] for r in context["rows"]] == [people]
+    assert [r["game"] for r in context["computer_rows"]] == [computer_game]
+    assert (context["finished"], context["wins"]) == (1, 1)
+    assert (context["computer_finished"], context["computer_wins"]) == (1, 0)
+    html = client.get(f"/players/{alice.pk}/").content.decode()
+    assert "Computer (Easy)" in html[html.index('id="computer-games"') :]
