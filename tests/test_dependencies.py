@@ -13,7 +13,27 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # package (a folder or a module, as a dotted prefix) -> prefixes it must never import
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "game.engine": ("django", "game.models", "game.services", "game.runtime", "dungeons"),
+    "game.engine": (
+        "django",
+        "game.models",
+        "game.services",
+        "game.runtime",
+        "dungeons",
+        "game.ai",
+    ),
+    # The computer player: pure like the engine, a peer above it (docs/ai.md).
+    "game.ai": (
+        "django",
+        "channels",
+        "game.models",
+        "game.services",
+        "game.runtime",
+        "game.board",
+        "game.consumers",
+        "game.views",
+        "game.routing",
+        "dungeons",
+    ),
     "game.scenario": ("django", "game.models", "game.services", "game.board"),
     "game.runtime": ("game.services", "game.board", "game.consumers", "game.views"),
     "game.services": ("game.board", "game.consumers", "game.views", "game.routing"),

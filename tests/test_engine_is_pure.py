@@ -11,6 +11,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = REPO_ROOT / "game" / "engine"
+AI_DIR = REPO_ROOT / "game" / "ai"  # the computer player runs where the engine runs
 
 # A module is forbidden if it is one of these or lies below one of them.
 FORBIDDEN_MODULES = (
@@ -67,6 +68,10 @@ def test_engine_imports_no_django_channels_or_models():
         pytest.skip(f"{ENGINE_DIR.relative_to(REPO_ROOT)} does not exist yet")
 
     assert forbidden_imports(ENGINE_DIR, REPO_ROOT) == []
+
+
+def test_the_computer_player_imports_no_django_channels_or_models():
+    assert forbidden_imports(AI_DIR, REPO_ROOT) == []
 
 
 @pytest.mark.parametrize(
