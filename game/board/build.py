@@ -75,7 +75,7 @@ def board_view(
     if game.status == Game.ACTIVE:  # the timings read the connections already: one query less
         online = {s.pk for s in seats if timing[s.pk].absent_since is None}
     else:
-        online = services.online_seat_ids(game)
+        online = services.online_seat_ids(game) | {s.pk for s in seats if s.player.is_computer}
     mine = next((s.pk for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     seat_views = tuple(_seat_view(s, s.pk == mine, s.pk in online, timing[s.pk]) for s in seats)
     my_seat = next((v for v in seat_views if v.is_viewer), None)
