@@ -152,15 +152,16 @@ async def keep_watch() -> None:
     first = True
     while True:
         try:
+            timeout = settings.VENTURE_COMPUTER_TIMEOUT_SECONDS
             if first:
                 due = await in_pool(services.pending_turns)()
+                why = "this server started"
             else:
-                due = await in_pool(services.overdue_turns)(
-                    older_than=settings.VENTURE_COMPUTER_TIMEOUT_SECONDS
-                )
+                due = await in_pool(services.overdue_turns)(older_than=timeout)
+                why = f"not answered within {timeout:g} s"
             first = False
             for game_id in due:
-                log.info("game %s: the computer's turn is handed out again", game_id)
+                log.info("game %s: the computer's turn is handed out again (%s)", game_id, why)
                 await _hand_out(game_id)
         except Exception:
             log.exception("the computer's watch failed; it tries again")
