@@ -1,0 +1,81 @@
+"""A server restart while the computer is to move resumes its turn (the embedded setup: one
+Daphne process thinking for the computer itself, VENTURE_COMPUTER=server).
+
+The first server holds the computer's answer back for a long delay; it is killed while the
+computer holds its turn. A new server on the same database hands out every pending turn of the
+computer when it starts serving (here: the person's page reconnecting), and the computer answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+from bench._client import Browser, Seat, Table
+
+from .conftest import start_servers
+
+COMPUTER = "Computer (Easy)"
+_THEIRS = re.compile(r'class="prompt theirs" data-kind="[^"]*" data-player="([^"]*)"')
+
+
+def computer_to_decide(seat: Seat) -> bool:
+    found = _THEIRS.search(seat.view.get("prompt", ""))
+    return found is not None and found.group(1) == COMPUTER
+
+
+def socket(server, browser: Browser, code: str) -> Seat:  # noqa: ANN001
+    return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, browser.cookie_header, "Alice")
+
+
+def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, request):
+    name = request.node.name.replace("[", "-").rstrip("]")
+    (slow,) = start_servers(database_url, f"{name}-before", 1, VENTURE_COMPUTER_DELAY_SECONDS="60")
+    again = None
+    try:
+        alice = Browser(slow.base)
+        alice.play_as_guest("Alice")
+        url, _ = alice.post(
+            "/games/computer/",
+            {
+                "computer-deck": "Varis (green-white)",
+                "computer-computer_deck": "Crawlers (black-red-blue)",
+                "computer-level": "easy",
+            },
+        )
+        code = re.search(r"/g/([^/]+)/$", url).group(1)
+
+        async def until_the_computer_decides() -> int:
+            seat = await socket(slow, alice, code).connect()
+            table = Table([seat], random.Random(1), timeout=10)
+            while not computer_to_decide(seat):  # Alice answers (her mulligan, say)
+                pending = await table.next_choice()
+                assert pending is not None, "Alice has nothing to decide and the computer neither"
+                outcome = await table.answer(seat, pending[1])
+                assert not outcome.error, outcome.error
+            version = seat.version
+            await asyncio.sleep(1.0)
+            assert seat.version == version  # the computer holds its turn (its long delay)
+            await seat.close()
+            return version
+
+        version = asyncio.run(until_the_computer_decides())
+        slow.kill()  # mid-turn, without a goodbye
+
+        (again,) = start_servers(database_url, f"{name}-after", 1, VENTURE_LOG_LEVEL="INFO")
+
+        async def resumed() -> None:
+            seat = await socket(again, alice, code).connect()
+            assert seat.version == version
+            assert await seat.wait_for(lambda: seat.version > version, 20), (
+                "the computer did not answer after the restart"
+            )
+            await seat.close()
+
+        asyncio.run(resumed())
+        assert "handed out again (this server started)" in again.log_text()
+    finally:
+        slow.stop()
+        if again is not None:
+            again.stop()
