@@ -105,6 +105,9 @@ class ServerRunner:
         self.busy: set[int] = set()
         self.again: set[int] = set()  # handed out while busy: look once more before stopping
         self.tasks: set[asyncio.Task[None]] = set()
+        # 0 processes: in a thread of the server, which holds the server's interpreter lock
+        # while it thinks (bench/computer_latency.py measures both).
+        self.think = think_in_child if settings.VENTURE_COMPUTER_PROCESSES > 0 else think_in_thread
 
     def hand(self, game_id: int) -> None:
         """A turn for the game (from any thread: commits happen on the database thread)."""
@@ -125,7 +128,7 @@ class ServerRunner:
         try:
             while True:
                 self.again.discard(game_id)
-                played = await play_turn(game_id, think_in_child)
+                played = await play_turn(game_id, self.think)
                 if not played and game_id not in self.again:
                     return
         except Exception:  # the watchdog hands the turn out again

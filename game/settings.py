@@ -44,7 +44,8 @@ Environment:
                           (default: each Daphne process, in VENTURE_COMPUTER_PROCESSES child
                           processes) or "worker" (needs REDIS_URL: `manage.py runworker --layer
                           computer venture-computer` processes; the servers only keep watch)
-    VENTURE_COMPUTER_PROCESSES  child processes a server thinks in (default 1)
+    VENTURE_COMPUTER_PROCESSES  child processes a server thinks in (default 1; 0: in a thread of
+                          the server, which then competes with its pages for the interpreter)
     VENTURE_COMPUTER_DELAY_SECONDS  the least time between the computer's turn to decide and its
                           answer, so a person can follow (default 0.6)
     VENTURE_COMPUTER_TIMEOUT_SECONDS  a computer decision not answered this long after it was

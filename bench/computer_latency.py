@@ -1,0 +1,219 @@
+"""Other games' action latency while the computer thinks, against the same server without it.
+
+    .venv/bin/python bench/computer_latency.py [--games 8] [--computer-games 2] [--level hard]
+        [--pace 1] [--duration 30] [--modes process,thread]
+
+For each mode it starts one embedded Daphne (SQLite in a temporary folder, the in-memory channel
+layer: Venture as `make run` serves it) that thinks for the computer itself:
+
+- `process`: in a spawned child process (VENTURE_COMPUTER_PROCESSES=1, the default);
+- `thread`: in a thread of the server process (VENTURE_COMPUTER_PROCESSES=0).
+
+`--games` games between two bots play over real websockets, each bot answering what its page
+offers after a think time drawn from [pace/2, 3*pace/2], and the latency of every action (sent
+until both players' sockets show the new version) is recorded, in three phases of `--duration`
+seconds on the same server:
+
+- `baseline`: those games alone;
+- `easy`: and `--computer-games` games against the computer at Easy (no delay), whose human
+  side is a bot at the same pace: the same traffic as the next phase, next to no thinking;
+- `thinking`: the same against the computer at `--level` (Hard by default: search over sampled
+  worlds, up to a second or more per decision), so the computer thinks much of the time.
+
+A computer game that ends is replaced. Progress goes to stderr; the last line is a JSON object:
+for each mode each phase's p50/p95/p99 (ms) and counts, the ratios of `thinking` to `easy` and
+to `baseline`, and how many versions the computer games went through (docs/performance.md, "The
+computer opponent").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import _servers  # noqa: E402
+from bench._client import Browser, Seat, Table  # noqa: E402
+from bench._stats import ms, quantile  # noqa: E402
+
+DECKS = ("Varis (green-white)", "Crawlers (black-red-blue)")
+
+
+def log(message: str) -> None:
+    print(f"[computer_latency {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def seat(server: _servers.Daphne, browser: Browser, code: str, name: str) -> Seat:
+    return Seat.player(server, code, browser.cookie_header, name)
+
+
+def people_game(server: _servers.Daphne, n: int) -> tuple[Browser, Browser, str]:
+    host, guest = Browser(server.base), Browser(server.base)
+    host.play_as_guest(f"Host {n}")
+    guest.play_as_guest(f"Guest {n}")
+    code = host.create_game(DECKS[0])
+    guest.join_game(code, DECKS[1])
+    return host, guest, code
+
+
+def computer_game(browser: Browser, level: str) -> str:
+    url, _ = browser.post(
+        "/games/computer/",
+        {
+            "computer-deck": DECKS[0],
+            "computer-computer_deck": DECKS[1],
+            "computer-level": level,
+        },
+    )
+    found = re.search(r"/g/([^/]+)/$", url)
+    assert found, f"starting a game against the computer led to {url}"
+    return found.group(1)
+
+
+async def play_people(table: Table, pace: float, until: float, rng: random.Random) -> list[float]:
+    """A bot pair at a person's pace until `until`; the latency of each applied answer."""
+    latencies = []
+    while time.monotonic() < until:
+        pending = await table.next_choice(timeout=max(0.1, until - time.monotonic()))
+        if pending is None:
+            break
+        await asyncio.sleep(rng.uniform(pace / 2, 3 * pace / 2) if pace else 0)
+        if time.monotonic() >= until:
+            break
+        outcome = await table.answer(*pending)
+        if outcome.error:
+            raise RuntimeError(outcome.error)
+        if outcome.latency is not None:
+            latencies.append(outcome.latency)
+    return latencies
+
+
+async def play_computer(
+    server: _servers.Daphne,
+    browser: Browser,
+    level: str,
+    pace: float,
+    until: float,
+    rng: random.Random,
+) -> int:
+    """The human side of games against the computer at a person's pace, until `until`; the
+    number of versions the games went through (the computer's answers and the person's)."""
+    versions = 0
+    while time.monotonic() < until:
+        code = await asyncio.to_thread(computer_game, browser, level)
+        me = await seat(server, browser, code, "Human").connect()
+        table = Table([me], rng, timeout=30)
+        start = me.version
+        while time.monotonic() < until and not me.over:
+            pending = await table.next_choice(timeout=max(0.1, until - time.monotonic()))
+            if pending is None:
+                break
+            await asyncio.sleep(rng.uniform(pace / 2, 3 * pace / 2) if pace else 0)
+            outcome = await table.answer(*pending)
+            if outcome.error and not me.over:
+                raise RuntimeError(outcome.error)
+        versions += me.version - start
+        await me.close()
+    return versions
+
+
+def summary(latencies: list[float]) -> dict[str, float | int | None]:
+    return {
+        "actions": len(latencies),
+        "p50_ms": ms(quantile(latencies, 0.5)),
+        "p95_ms": ms(quantile(latencies, 0.95)),
+        "p99_ms": ms(quantile(latencies, 0.99)),
+    }
+
+
+async def measure(server: _servers.Daphne, args: argparse.Namespace) -> dict:
+    rng = random.Random(args.seed)
+    tables = []
+    for n in range(args.games):
+        host, guest, code = await asyncio.to_thread(people_game, server, n)
+        a = await seat(server, host, code, "host").connect()
+        b = await seat(server, guest, code, "guest").connect()
+        tables.append(Table([a, b], random.Random(rng.random()), timeout=30))
+    computer_side = Browser(server.base)
+    await asyncio.to_thread(computer_side.play_as_guest, "Human")
+    out = {}
+    for phase, level in (("baseline", None), ("easy", "easy"), ("thinking", args.level)):
+        log(f"{phase}: {args.games} games for {args.duration:g} s")
+        until = time.monotonic() + args.duration
+        people = [play_people(t, args.pace, until, random.Random(rng.random())) for t in tables]
+        computer = []
+        if level is not None:
+            computer = [
+                play_computer(server, computer_side, level, args.pace, until, random.Random(i))
+                for i in range(args.computer_games)
+            ]
+        results = await asyncio.gather(*people, *computer)
+        latencies = [x for r in results[: len(people)] for x in r]
+        out[phase] = summary(latencies)
+        if level is not None:
+            out[phase]["computer_game_versions"] = sum(results[len(people) :])
+        log(f"{phase}: {out[phase]}")
+    for table in tables:
+        for s in table.seats:
+            await s.close()
+    busy = out["thinking"]
+    for against in ("easy", "baseline"):
+        for q in ("p50", "p95", "p99"):
+            base = out[against][f"{q}_ms"]
+            if base and busy[f"{q}_ms"]:
+                out[f"ratio_{q}_to_{against}"] = round(busy[f"{q}_ms"] / base, 2)
+    return out
+
+
+def run_mode(mode: str, args: argparse.Namespace) -> dict:
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'venture.sqlite3'}"
+        env = _servers.server_env(
+            url,
+            VENTURE_COMPUTER="server",
+            VENTURE_COMPUTER_PROCESSES="1" if mode == "process" else "0",
+            VENTURE_COMPUTER_DELAY_SECONDS="0",
+        )
+        _servers.manage(env, "migrate", "--noinput")
+        server = _servers.Daphne(env, Path(folder) / "daphne.log").start()
+        try:
+            return asyncio.run(measure(server, args))
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8, help="games between two bots")
+    parser.add_argument("--computer-games", type=int, default=2)
+    parser.add_argument("--level", default="hard", choices=("easy", "medium", "hard"))
+    parser.add_argument("--pace", type=float, default=1.0, help="a bot's mean think time (s)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds per phase")
+    parser.add_argument("--modes", default="process,thread")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    result = {
+        "games": args.games,
+        "computer_games": args.computer_games,
+        "level": args.level,
+        "pace": args.pace,
+        "duration": args.duration,
+        "modes": {},
+    }
+    for mode in args.modes.split(","):
+        log(f"mode {mode}")
+        result["modes"][mode] = run_mode(mode, args)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
