@@ -23,14 +23,18 @@ from .features import evaluate
 from .policy import Answer, Policy, safe_answer
 from .worlds import sample_world
 
-# Engine decisions a search may spend: replaying the log counts each answer, a sampled game each
-# decision. Chosen so that the worst decision stays within the think-time target (docs/ai.md).
-BUDGET = 24000
-REPLAY_COST = 0.15  # a replayed answer costs about a sixth of a decision made by the policy
-MAX_WORLDS = 6
+# The work a search may spend, in decisions played by the policy (about 0.1 ms of CPU each):
+# replaying the log costs REPLAY_COST of that per answer, a sampled game about
+# ROLLOUT_ESTIMATE decisions (to the end of the next turn), both measured on this machine's
+# games. 6000 is about 0.6 s of CPU, which keeps the slowest searches under the target of 1 s
+# at p95 (docs/ai.md, "The figures").
+BUDGET = 6000
+REPLAY_COST = 0.25
+ROLLOUT_ESTIMATE = 80
+MAX_WORLDS = 10
 MIN_WORLDS = 2
 MAX_CANDIDATES = 5
-ROLLOUT_DECISIONS = 300
+ROLLOUT_DECISIONS = 300  # a sampled game stops here even if the turn hasn't ended
 SEARCHED = frozenset(
     {
         "priority",
@@ -58,10 +62,13 @@ def search_answer(game: Engine, seat: str, seed: int) -> Answer:
     if len(candidates) <= 1:
         return medium
     rollout = ROLLOUT_DECISIONS
-    per_world = len(candidates) * (len(game.answers) * REPLAY_COST + rollout / 2)
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(BUDGET // max(per_world, 1))))
-    if worlds == MIN_WORLDS and per_world * worlds > BUDGET:
-        rollout = max(60, int(rollout * BUDGET / (per_world * worlds)))
+    one = len(game.answers) * REPLAY_COST + ROLLOUT_ESTIMATE  # one candidate in one world
+    # A very long game (replays cost more) drops the last candidates before going over twice
+    # the budget with the fewest worlds.
+    while len(candidates) > 2 and MIN_WORLDS * len(candidates) * one > 2 * BUDGET:
+        candidates.pop()
+    per_world = len(candidates) * one
+    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(BUDGET // per_world)))
     totals = [0.0] * len(candidates)
     for _ in range(worlds):
         world_seed = rng.getrandbits(64)
