@@ -31,7 +31,7 @@ from game.models import Game, Player, Seat
 from game.runtime.thinking import Job
 
 from .actions import submit_answer
-from .engines import engine_setup, key_of, logged_answers
+from .engines import key_of, reading
 from .errors import ActionRefused
 from .lifecycle import dungeon_dicts_in_play, start_game
 
@@ -140,14 +140,21 @@ def computer_turn(game_id: int) -> Turn | None:
     )
     if seat is None:
         return None
-    setup = game.setup or {}
+    # The process's engine (cached, or caught up: the answer will need it anyway) gives the
+    # log and the setup without reading or rebuilding them for every decision.
+    with reading(game) as engine:
+        d = engine.pending
+        if d is None or d.player != seat.engine_name:
+            return None
+        answers, setup = tuple(engine.answers), engine.setup
+    secret = int((game.setup or {}).get("computer_secret", 0))
     job = Job(
         key=key_of(game),
-        setup=engine_setup(game),
-        answers=tuple((who, answer) for who, answer in logged_answers(game)),
+        setup=setup,
+        answers=answers,
         seat=seat.engine_name,
         level=seat.player.computer_level,
-        seed=decision_seed(int(setup.get("computer_secret", 0)), game.pk, game.version),
+        seed=decision_seed(secret, game.pk, game.version),
     )
     return Turn(job, game.pk, game.version, seat.player_id, game.computer_since)
 
