@@ -13,7 +13,7 @@ answer, another game under a reused key) replays the game from its setup.
 not forked: a server is multi-threaded, and a forked child could inherit a lock some thread
 held), so a server's event loop and its database thread are never held by a thought: the
 interpreter's lock (GIL) of the server is not the child's. A child that dies is replaced (the
-job fails once; services' watchdog hands the turn out again).
+job fails once; services' watchdog hands the turn out again); a child whose server died exits.
 
 Private APIs: none. Re-measure: `bench/computer_latency.py` (other games' action latency while
 the computer thinks, against the same run without a computer game; docs/performance.md).
@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -126,12 +128,28 @@ _pool: ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
+def _leave_with(parent: int) -> None:
+    """A child's start: exit as soon as the server that spawned it is gone. (A child waits
+    for work on a pipe it holds both ends of, so its parent's death alone never wakes it: a
+    killed server would leave its children behind for good.)"""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="venture-parent-watch", daemon=True).start()
+
+
 def _executor(processes: int) -> ProcessPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(
-                max_workers=max(1, processes), mp_context=multiprocessing.get_context("spawn")
+                max_workers=max(1, processes),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_leave_with,
+                initargs=(os.getpid(),),
             )
         return _pool
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
+from pathlib import Path
 
 from bench._client import Browser, Seat, Table
 
@@ -23,6 +25,28 @@ _THEIRS = re.compile(r'class="prompt theirs" data-kind="[^"]*" data-player="([^"
 def computer_to_decide(seat: Seat) -> bool:
     found = _THEIRS.search(seat.view.get("prompt", ""))
     return found is not None and found.group(1) == COMPUTER
+
+
+def children_thinking(parent: int) -> list[int]:
+    """The pool processes a server spawned (multiprocessing's spawn_main)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
 
 
 def socket(server, browser: Browser, code: str) -> Seat:  # noqa: ANN001
@@ -61,7 +85,14 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
             return version
 
         version = asyncio.run(until_the_computer_decides())
+        thinkers = children_thinking(slow.proc.pid)
+        assert thinkers, "the server thinks for the computer in a child process"
         slow.kill()  # mid-turn, without a goodbye
+        # Its thinking process does not outlive it.
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in thinkers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(alive(pid) for pid in thinkers), "a killed server left its child behind"
 
         (again,) = start_servers(database_url, f"{name}-after", 1, VENTURE_LOG_LEVEL="INFO")
 
