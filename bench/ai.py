@@ -41,7 +41,7 @@ from game.engine.game import Engine, GameSetup  # noqa: E402
 
 PLAYERS = ("random", *LEVELS)
 # The pairings the targets name, with games enough for each interval to clear one half.
-DEFAULT_PAIRINGS = (("easy", "random", 64), ("medium", "easy", 128), ("hard", "medium", 64))
+DEFAULT_PAIRINGS = (("easy", "random", 64), ("medium", "easy", 256), ("hard", "medium", 64))
 MAX_DECISIONS = 6000
 DECK_PAIRS = list(itertools.product(STARTER_DECKS, repeat=2))
 

@@ -96,10 +96,10 @@ class Policy:
             scored = [(self._spell_score(g, o), o) for o in spells]
             scored = [(s, o) for s, o in scored if s > 0]
             if scored:
-                if self.slip(0.25):
+                if self.slip(0.3):
                     return "pass"  # forgot a spell this turn
                 scored.sort(key=lambda so: (-so[0], so[1].id))
-                if self.slip(0.5):
+                if self.slip(0.6):
                     return self.rng.choice(scored)[1].id  # no thought for the curve
                 return scored[0][1].id
             if g.step == "postcombat_main":
@@ -257,7 +257,7 @@ class Policy:
                     f, able, ahead and trades, g.player(opp).initiative and trades
                 ):
                     continue
-                if self.slip(0.35):
+                if self.slip(0.4):
                     continue  # held back out of caution
                 chosen.add(oid)
             # Keep enough at home when their counter-attack would be lethal.
@@ -322,12 +322,19 @@ class Policy:
             pick = None
             good = [(bf, o) for bf, o in options if bf.kills(a) and bf.survives_against(a)]
             safe = [(bf, o) for bf, o in options if bf.survives_against(a)]
-            trade = [(bf, o) for bf, o in options if bf.kills(a) and bf.value <= a.value + 0.5]
+            # A trade is for a blocker worth no more than the attacker; Easy sometimes trades
+            # down (its better creature for their lesser one), as a beginner does.
+            careless = self.slip(0.5)
+            trade = [
+                (bf, o)
+                for bf, o in options
+                if bf.kills(a) and (careless or bf.value <= a.value + 0.5)
+            ]
             if good:
                 pick = min(good, key=lambda x: (x[0].value, x[1].id))
             elif safe and a.power > 0:
                 pick = min(safe, key=lambda x: (x[0].value, x[1].id))
-            elif trade and not self.slip(0.5):
+            elif trade and not self.slip(0.4):
                 pick = min(trade, key=lambda x: (x[0].value, x[1].id))
             if pick is not None and self.slip(0.25):
                 pick = None
