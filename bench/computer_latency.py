@@ -21,9 +21,9 @@ seconds on the same server:
   worlds, up to a second or more per decision), so the computer thinks much of the time.
 
 A computer game that ends is replaced. Progress goes to stderr; the last line is a JSON object:
-for each mode each phase's p50/p95/p99 (ms) and counts, the ratios of `thinking` to `easy` and
-to `baseline`, and how many versions the computer games went through (docs/performance.md, "The
-computer opponent").
+for each mode each phase's p50/p95/p99 (ms), counts and the machine's load average, the ratios
+of `thinking` to `easy` and to `baseline`, and how many versions the computer games went through
+(docs/performance.md, "The computer opponent").
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import sys
@@ -159,6 +160,9 @@ async def measure(server: _servers.Daphne, args: argparse.Namespace) -> dict:
         results = await asyncio.gather(*people, *computer)
         latencies = [x for r in results[: len(people)] for x in r]
         out[phase] = summary(latencies)
+        # The machine's load: on 2 cores shared with other work, a run at a load of 15 says
+        # little about which way of thinking is better (docs/performance.md).
+        out[phase]["load_1min"] = round(os.getloadavg()[0], 1)
         if level is not None:
             out[phase]["computer_game_versions"] = sum(results[len(people) :])
         log(f"{phase}: {out[phase]}")
