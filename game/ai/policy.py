@@ -31,11 +31,13 @@ from .rooms import best_dungeon, room_score
 
 Answer = str | list[str]
 
-# Kinds of choose_objects where the chosen things are lost (so the least valuable are chosen).
-LOSING_KINDS = frozenset(
-    {"sacrifice", "discard", "tap_cost", "escape_exile", "mulligan_bottom", "untap_cost"}
-)
-
+# The kinds of decision that choose among objects (engine/choices.py, choose_objects): the
+# things chosen are lost in the first group (so the least valuable are chosen), kept or
+# gained in the second (the most valuable). Kinds without an `on_<kind>` method are listed here
+# (tests/ai/test_decisions.py checks every kind the engine asks has a rule).
+LOSING_KINDS = frozenset({"sacrifice", "discard", "tap_cost", "escape_exile", "mulligan_bottom"})
+GAINING_KINDS = frozenset({"choose_card", "legend_rule", "untap"})
+OBJECT_KINDS = LOSING_KINDS | GAINING_KINDS
 
 # Tests set this to see a rule of thumb's error instead of the safe answer that hides it.
 STRICT = False

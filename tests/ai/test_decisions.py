@@ -82,3 +82,32 @@ def test_a_wrong_seat_or_level_is_refused():
         decide("easy", game, other, 1)
     with pytest.raises(ValueError, match="unknown level"):
         decide("grandmaster", game, game.pending.player, 1)
+
+
+# Decisions the rules ask outside the effect operations (turns, combat, casting, state-based
+# actions, mana abilities, ward); the operations declare theirs in `asks`.
+RULES_KINDS = {
+    "mulligan",
+    "mulligan_bottom",
+    "priority",
+    "declare_attackers",
+    "declare_blockers",
+    "choose_targets",
+    "divide",
+    "order_triggers",
+    "legend_rule",
+    "tap_cost",
+    "escape_exile",
+    "choose_color",
+    "pay_ward",
+}
+
+
+def test_every_kind_of_decision_the_engine_asks_has_a_rule():
+    from game.engine import ops
+
+    kinds = set(RULES_KINDS)
+    for op in ops.load().values():
+        kinds |= set(op.asks)
+    handled = {k for k in kinds if hasattr(policy.Policy, f"on_{k}")} | policy.OBJECT_KINDS
+    assert kinds <= handled, sorted(kinds - handled)
