@@ -232,3 +232,34 @@ def test_the_profile_lists_games_against_the_computer_apart(client, alice, bob):
     assert (context["computer_finished"], context["computer_wins"]) == (1, 0)
     html = client.get(f"/players/{alice.pk}/").content.decode()
     assert "Computer (Easy)" in html[html.index('id="computer-games"') :]
+
+
+# where it thinks -------------------------------------------------------------------------------
+def test_a_thinking_process_catches_its_copy_up_or_replays_when_the_log_is_not_its_own(alice):
+    """The copy a thinking process keeps of a game follows the log it is given: a longer log is
+    applied on top of it, a log that is not a continuation (an answer refused after all) makes
+    it replay the game from its setup; either way the answer is the one a fresh process gives."""
+    game = start_against_computer(alice)
+    for _ in range(3):
+        computer_answers(game)
+        game.refresh_from_db()
+        d = pending(game)
+        services.submit_answer(
+            game.pk, alice, random_answer(d, random.Random(4)), version=game.version
+        )
+    computer_answers(game)
+    while services.computer_turn(game.pk) is None:
+        game.refresh_from_db()
+        d = pending(game)
+        services.submit_answer(
+            game.pk, alice, random_answer(d, random.Random(6)), version=game.version
+        )
+    turn = services.computer_turn(game.pk)
+    kept = thinking._copies.get(turn.job.key)
+    assert kept is not None and len(kept.answers) < len(turn.job.answers)  # behind: caught up
+    answer = thinking.think(turn.job)
+    thinking._copies.clear()
+    assert thinking.think(turn.job) == answer  # a fresh process: the same answer
+    # A copy one answer ahead with an answer the log does not have: replayed, same answer.
+    assert len(thinking._copies[turn.job.key].answers) == len(turn.job.answers) + 1
+    assert thinking.think(turn.job) == answer
