@@ -111,3 +111,15 @@ def test_every_kind_of_decision_the_engine_asks_has_a_rule():
         kinds |= set(op.asks)
     handled = {k for k in kinds if hasattr(policy.Policy, f"on_{k}")} | policy.OBJECT_KINDS
     assert kinds <= handled, sorted(kinds - handled)
+
+
+def test_a_computer_game_replays_exactly_from_its_answer_log():
+    from game.engine.game import replay
+
+    for seed in (2, 9):
+        game = Engine(setup_for(seed))
+        for _ in play(game, seed, {OTHER: "easy", COMPUTER: "medium"}):
+            pass
+        assert game.over
+        again = replay(game.setup, game.answers)
+        assert again.state_json() == game.state_json()
