@@ -3,11 +3,11 @@ process pool a server runs it in (`think_in_pool`).
 
 Guarantees. `think(job)` returns an answer the engine accepts for the computer's pending
 decision: the one `game.ai.decide` gives, checked against the decision by answering it on this
-process's copy of the game; should the brain ever give an illegal one, the smallest legal answer
-instead (a pass, no attackers, the fewest picks), logged as an error, so a game never stalls on
-it. The copy is cached per process, keyed by game, and caught up from the log the job carries
-(only the answers it has not seen); a log that is not a continuation of the copy (a refused
-answer, another game under a reused key) replays the game from its setup.
+process's copy of the game; should the brain ever give an illegal one, or fail, the smallest
+legal answer instead (a pass, no attackers, the fewest picks), logged as an error, so a game
+never stalls on it. The copy is cached per process, keyed by game, and caught up from the log
+the job carries (only the answers it has not seen); a log that is not a continuation of the
+copy (a refused answer, another game under a reused key) replays the game from its setup.
 
 `think_in_pool(job)` runs `think` in one of VENTURE_COMPUTER_PROCESSES child processes (spawned,
 not forked: a server is multi-threaded, and a forked child could inherit a lock some thread
@@ -110,7 +110,11 @@ def think(job: Job) -> str | list[str]:
     d = engine.pending
     if d is None or d.player != job.seat:
         raise ValueError(f"game {job.key[0]}: {job.seat} has no decision at {len(job.answers)}")
-    answer = decide(job.level, engine, job.seat, job.seed)
+    try:
+        answer = decide(job.level, engine, job.seat, job.seed)
+    except Exception:  # a bug in the brain must not stall the game: the modest answer
+        log.exception("game %s: the %s computer failed to decide", job.key[0], job.level)
+        answer = smallest_answer(d)
     try:
         engine.answer(job.seat, answer)  # the check; the copy then stands one answer ahead
     except IllegalAnswer as e:
