@@ -263,3 +263,36 @@ def test_a_thinking_process_catches_its_copy_up_or_replays_when_the_log_is_not_i
     # A copy one answer ahead with an answer the log does not have: replayed, same answer.
     assert len(thinking._copies[turn.job.key].answers) == len(turn.job.answers) + 1
     assert thinking.think(turn.job) == answer
+
+
+def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_up(settings):
+    """`play_turn` waits out VENTURE_COMPUTER_DELAY_SECONDS from the moment the decision came
+    up (thinking included), and no longer once that moment is past."""
+    import asyncio
+    import time
+
+    from game import computer
+
+    settings.VENTURE_COMPUTER_DELAY_SECONDS = 2.0
+    answered: list[float] = []
+
+    def turn_since(seconds_ago: float) -> services.Turn:
+        since = timezone.now() - timedelta(seconds=seconds_ago)
+        return services.Turn(job=None, game_id=1, version=3, player_id=1, since=since)
+
+    async def think(job) -> str:  # noqa: ANN001
+        return "pass"
+
+    def answer(turn, value) -> bool:  # noqa: ANN001
+        answered.append(time.monotonic())
+        return True
+
+    # Bounds far apart: this checks the waiting, not how fast anything runs.
+    for seconds_ago, least, most in ((0.0, 1.9, 10.0), (5.0, 0.0, 1.5)):
+        with (
+            mock.patch.object(services, "computer_turn", return_value=turn_since(seconds_ago)),
+            mock.patch.object(services, "answer_for_computer", side_effect=answer),
+        ):
+            started = time.monotonic()
+            assert asyncio.run(computer.play_turn(1, think)) is True
+        assert least <= answered[-1] - started <= most
