@@ -11,8 +11,10 @@ per pairing, then a JSON last line:
      "nontrivial_think_ms": {...decisions with more than one option...}, "jobs", ...}
 
 The interval is Wilson's 95% score interval (a draw, or a game stopped at the decision cap,
-is not a win). Think time is wall-clock per decision; with --jobs 1 (or --one-core) every
-decision runs alone on its core, and the CPU-time figures stay meaningful on a busy machine.
+is not a win). Think time is per decision: wall clock, and the deciding process's own CPU time,
+which is what the decision takes on one free core; on a shared machine the wall clock includes
+the waits for a core (--one-core runs the games one after another, so the bench never competes
+with itself).
 
     nice -n 10 .venv/bin/python bench/ai.py                       # the targets' pairings, 2 jobs
     nice -n 10 .venv/bin/python bench/ai.py --pairings hard:medium --games 40 --one-core
