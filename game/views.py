@@ -366,3 +366,24 @@ def my_profile(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
     assert player is not None
     return redirect(reverse("profile", args=[player.pk]))
+
+
+# the dungeon editor's "Try it" ------------------------------------------------------------------
+@login_required
+@require_POST
+def try_dungeon(request: HttpRequest, card_id: int) -> HttpResponse:
+    """A practice game about to venture into dungeon `card_id`, for a designer (staff who may
+    see dungeon cards); the dungeon as saved now, named as a game would name it."""
+    from dungeons.models import DungeonCard
+
+    if not (request.user.is_staff and request.user.has_perm("dungeons.view_dungeoncard")):
+        return HttpResponseForbidden("Only dungeon designers can try a dungeon.")
+    card = get_object_or_404(DungeonCard, pk=card_id)
+    player = current_player(request)
+    assert player is not None
+    try:
+        game = services.start_practice(player, card.as_played())
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(reverse("admin:dungeons_dungeoncard_change", args=[card.pk]))
+    return redirect(game)

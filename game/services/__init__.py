@@ -6,6 +6,7 @@ modules behind it:
 - `actions`: what a seated player does (answer, concede, claim, pace), the checks every action
   shares, the time loss, and `perform` for a parsed form or socket message;
 - `lifecycle`: checking a scenario, creating, joining (starting), cancelling, rematch;
+- `practice`: a dungeon designer's practice game ("Try it"), about to venture into the dungeon;
 - `engines`: the per-process engine cache, replay and catch-up from the log;
 - `store`: an action's SQL, the lock that starts it and the writes that end it;
 - `clock`: the chess clock as a value, with the time passed in;
@@ -33,6 +34,7 @@ from .lifecycle import (
     unique_engine_names,
 )
 from .players import GameRef, find_game, player_for_user, seat_of
+from .practice import start_practice
 from .presence import (
     SeatTiming,
     absences,
@@ -71,6 +73,7 @@ __all__ = [
     "replay_game",
     "seat_of",
     "set_pace",
+    "start_practice",
     "submit_answer",
     "timings",
     "unique_engine_names",

@@ -32,7 +32,9 @@ log = logging.getLogger(__name__)
 
 def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Copies of the dungeon cards a new game may use, as they are now (later edits don't reach
-    it): the four official ones in printed order, then the custom ones the host allowed."""
+    it): the four official ones in printed order, then the custom ones the host allowed. An
+    official one edited in the dungeon editor is named as such ("… (edited)",
+    DungeonCard.as_played)."""
     from dungeons.models import DungeonCard
 
     official_order = [d["name"] for d in official_dungeon_dicts()]
@@ -46,7 +48,7 @@ def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict
     )
     out = []
     for card in cards:
-        data = card.to_dict()
+        data = card.as_played()
         try:
             dungeon_from_dict(data)
         except DungeonError as e:
