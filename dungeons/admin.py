@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from .forms import EffectStepForm, ImportForm, RoomForm, RoomFormSet
+from .forms import DungeonCardForm, EffectStepForm, ImportForm, RoomForm, RoomFormSet
 from .models import EDITED_SUFFIX, DungeonCard, DungeonRevision, EffectStep, Room, RoomExit
 from .preview import editor_preview
 from .steps import ALL_PARAMS
@@ -77,6 +77,7 @@ class RevisionInline(nested_admin.NestedTabularInline):
 
 @admin.register(DungeonCard)
 class DungeonCardAdmin(nested_admin.NestedModelAdmin):
+    form = DungeonCardForm
     list_display = ["name", "kind", "subtype", "room_count"]
     list_filter = ["official", "subtype"]
     search_fields = ["name"]

@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from game.engine.dungeon import validate_dungeon_dict
 from game.engine.ops import BOOL, INT, TARGET, TEXT, WORDS, Op, Param, data_ops, data_params
 
-from .models import EffectStep, Room
+from .models import EDITED_SUFFIX, DungeonCard, EffectStep, Room
 from .problems import Problem, merge
 from .steps import ALL_PARAMS, fields_to_step
 from .wording import TARGET_REFERENCES, TARGET_WORDS, sentence, value_words
@@ -98,6 +98,10 @@ class EffectStepForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields.update(_step_fields())
         self.fields["position"].widget = forms.HiddenInput()
+        for p in op_params(self.chosen_op()):
+            field = self.fields[p.name]
+            field.label = _label(p.name) + (" (required)" if p.required else "")
+            field.help_text = p.help or data_params()[p.name].help
         for name, param in data_params().items():
             if param.type == WORDS and param.choices and self.instance.pk:
                 stored = getattr(self.instance, name) or ""
@@ -109,7 +113,8 @@ class EffectStepForm(forms.ModelForm):
         return self.initial.get("op") or self.instance.op or ""
 
     def op_fields(self) -> list[forms.BoundField]:
-        """The fields of the chosen operation, required first (what the editor shows)."""
+        """The fields of the chosen operation, required first (what the editor shows), each
+        labelled and explained as this operation declares it."""
         return [self[p.name] for p in op_params(self.chosen_op())]
 
     def op_does(self) -> str:
@@ -156,6 +161,22 @@ def _joined(data: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, list):
             data[key] = ", ".join(value)
     return data
+
+
+class DungeonCardForm(forms.ModelForm):
+    class Meta:
+        model = DungeonCard
+        fields = ["name", "subtype", "text"]
+        widgets = {"text": forms.Textarea(attrs={"rows": 2})}
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if name.endswith(EDITED_SUFFIX):
+            raise ValidationError(
+                f"A name ending in “{EDITED_SUFFIX.strip()}” is how games call an edited "
+                "official dungeon; choose another."
+            )
+        return name
 
 
 class RoomNamesField(forms.MultipleChoiceField):

@@ -20,6 +20,7 @@ from game.engine.targets import TARGET_KINDS
 
 from .official import printed_dungeon
 from .steps import ALL_PARAMS, data_ops, fields_to_step
+from .wording import sentence
 
 # How a game names an official dungeon that has been edited ("Lost Mine of Phandelver (edited)").
 EDITED_SUFFIX = " (edited)"
@@ -177,7 +178,7 @@ class EffectStep(models.Model):
         ordering = ["room", "position"]
 
     def __str__(self) -> str:
-        return self.op
+        return sentence(self.to_step())
 
     def to_step(self) -> dict[str, Any]:
         return fields_to_step({"op": self.op, **{k: getattr(self, k) for k in ALL_PARAMS}})

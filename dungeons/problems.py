@@ -26,7 +26,8 @@ PARAM = re.compile(
     r"|^(?P<target2>target) \d+ refers"
     r"|^(?P<who>who): target"
 )
-ROOM_FIELD = (
+ROOM_FIELD: tuple[tuple[str, str | None], ...] = (
+    ("Nothing leads to", None),  # about the arrows into the room: the room itself
     ("has no text", "text"),
     ("needs an effect", "steps"),
     ("leads to", "leads_to"),
@@ -81,6 +82,10 @@ def read_engine_problem(message: str) -> Problem:
     field = next((f for words, f in ROOM_FIELD if words in message), None)
     if message.startswith("The dungeon needs a name"):
         field = "name"
+    if room_match and room_match.start() == 0 and "cycle" not in message:
+        # "Room 'Left' has no text." is shown as: Room “Left” · text: Has no text.
+        rest = message[room_match.end() :].lstrip(":, ")
+        message = rest[0].upper() + rest[1:]
     return Problem(message, room, None, field)
 
 

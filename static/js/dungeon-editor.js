@@ -10,9 +10,40 @@
   const fieldsUrl = panel.dataset.fieldsUrl;
   let timer = null;
 
+  // The preview swaps each room's exits and each step's words in by id, from the form's
+  // prefixes; a room or step added in the browser is given its id here.
+  function nameTargets() {
+    form.querySelectorAll(".room-editor").forEach(function (room) {
+      const name = room.querySelector('input[name$="-name"]');
+      const exits = room.querySelector(".room-exits");
+      if (name && exits) exits.id = "exits-" + name.name.slice(0, -"-name".length);
+    });
+    form.querySelectorAll(".step-editor").forEach(function (step) {
+      const op = step.querySelector('select[name$="-op"]');
+      const words = step.querySelector(".step-words");
+      if (op && words) words.id = "words-" + op.name.slice(0, -"-op".length);
+    });
+  }
+
+  // Rooms and steps are kept in the order they stand on the page (the first room is the top
+  // room): each form's position is its place among its siblings, after adding or dragging.
+  function number() {
+    form.querySelectorAll(".djn-items").forEach(function (items) {
+      let i = 0;
+      items.querySelectorAll(":scope > .djn-inline-form:not(.djn-empty-form)").forEach(function (item) {
+        const fieldset = item.querySelector(":scope > fieldset");
+        const position = fieldset && fieldset.querySelector(':scope > input[name$="-position"]');
+        if (position) position.value = i++;
+      });
+    });
+  }
+  form.addEventListener("submit", number);
+
   function refresh(delay) {
     clearTimeout(timer);
     timer = setTimeout(function () {
+      number();
+      nameTargets();
       htmx.ajax("POST", previewUrl, {source: form, target: "#dungeon-preview-body", swap: "innerHTML"});
     }, delay === undefined ? 350 : delay);
   }
