@@ -117,6 +117,17 @@ class EffectStepForm(forms.ModelForm):
         labelled and explained as this operation declares it."""
         return [self[p.name] for p in op_params(self.chosen_op())]
 
+    def stray_errors(self) -> list[str]:
+        """Errors of fields the chosen operation doesn't show (a value sent for a parameter it
+        doesn't take), so that none is hidden."""
+        shown = {"op", "position", *(p.name for p in op_params(self.chosen_op()))}
+        return [
+            f"{_label(name)}: {e}"
+            for name, errors in self.errors.items()
+            if name not in shown and name != "__all__"
+            for e in errors
+        ]
+
     def op_does(self) -> str:
         entry = data_ops().get(self.chosen_op())
         return entry.does if entry else ""

@@ -74,8 +74,7 @@ def read_engine_problem(message: str) -> Problem:
             field = next((v for v in param.groupdict().values() if v), None) if param else None
             if what.startswith("unknown operation"):
                 field = "op"
-            text = what[0].upper() + what[1:]
-            return Problem(text, room, int(step_match.group("step")), field)
+            return Problem(what, room, int(step_match.group("step")), field)
     if room is None and "cycle" in message:
         first = message.split(": ", 1)[1].split(" → ", 1)[0]
         room = first
@@ -84,8 +83,7 @@ def read_engine_problem(message: str) -> Problem:
         field = "name"
     if room_match and room_match.start() == 0 and "cycle" not in message:
         # "Room 'Left' has no text." is shown as: Room “Left” · text: Has no text.
-        rest = message[room_match.end() :].lstrip(":, ")
-        message = rest[0].upper() + rest[1:]
+        message = message[room_match.end() :].lstrip(":, ")
     return Problem(message, room, None, field)
 
 
