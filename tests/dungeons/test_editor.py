@@ -224,7 +224,7 @@ def test_a_custom_dungeon_may_not_take_the_name_games_give_an_edited_one(designe
     assert "how games call an edited official dungeon" in html
 
 
-# the designers' group ------------------------------------------------------------------------------
+# the designers' group -----------------------------------------------------------------------------
 def test_a_designer_can_do_all_of_it_and_nothing_else(designer):
     user = User.objects.get(username="dee")
     assert user.is_staff and not user.is_superuser
