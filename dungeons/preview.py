@@ -15,29 +15,44 @@ from .mapdraw import read_only_map
 from .maplayout import layout
 
 
-def sketch(data: dict[str, Any]) -> DungeonSpec | None:
-    """The dungeon's shape, drawn even while a room's ability or text is unfinished: rooms by
-    name with their arrows to other named rooms (None while no map can be drawn yet)."""
-    rooms: dict[str, RoomSpec] = {}
-    names = [r["name"] for r in data["rooms"] if r["name"]]
+def sketch(data: dict[str, Any]) -> tuple[DungeonSpec | None, list[str]]:
+    """The dungeon's shape, drawn even while a room's ability or text is unfinished: the top
+    room and the named rooms its arrows reach; and the rooms no arrow reaches yet (drawn beside
+    the map until they are connected)."""
+    named: dict[str, dict[str, Any]] = {}
     for room in data["rooms"]:
-        if not room["name"] or room["name"] in rooms:
-            continue
-        leads = tuple(n for n in room["leads_to"] if n in names and n != room["name"])
-        rooms[room["name"]] = RoomSpec(room["name"], room["text"] or "…", leads, (), ())
-    if not rooms:
-        return None
-    return DungeonSpec(data["name"] or "(no name yet)", data.get("subtype"), rooms)
+        if room["name"] and room["name"] not in named:
+            named[room["name"]] = room
+    if not named:
+        return None, []
+    top = next(iter(named))
+    reached = [top]
+    for name in reached:  # grows as it goes: breadth first from the top room
+        for nxt in named[name]["leads_to"]:
+            if nxt in named and nxt not in reached:
+                reached.append(nxt)
+    rooms = {
+        name: RoomSpec(
+            name,
+            named[name]["text"] or "…",
+            tuple(n for n in named[name]["leads_to"] if n in reached and n != name),
+            (),
+            (),
+        )
+        for name in named
+        if name in reached
+    }
+    spec = DungeonSpec(data["name"] or "(no name yet)", data.get("subtype"), rooms)
+    return spec, [n for n in named if n not in reached]
 
 
-def map_html(data: dict[str, Any]) -> Markup | None:
-    spec = sketch(data)
+def map_html(spec: DungeonSpec | None) -> Markup | None:
     if spec is None:
         return None
     try:
         return read_only_map(layout(spec))
     except (KeyError, ValueError):
-        return None  # a shape the layout can't draw (a room nothing leads to, a cycle)
+        return None  # a shape the layout can't draw
 
 
 def editor_preview(card_form: Any, room_formset: Any) -> dict[str, Any]:
@@ -52,8 +67,10 @@ def editor_preview(card_form: Any, room_formset: Any) -> dict[str, Any]:
         for nested in getattr(room_form, "nested_formsets", [])
         for step_form in nested.forms
     ]
+    spec, unconnected = sketch(data)
     return {
-        "map": map_html(data),
+        "map": map_html(spec),
+        "unconnected": unconnected,
         "problems": problems,
         "room_forms": room_formset.forms,
         "step_forms": steps,

@@ -79,5 +79,16 @@
   document.addEventListener("mouseup", function () {
     if (document.querySelector(".djn-dragging, .ui-sortable-helper")) refresh(400);
   });
+  // A room's exits come back with the rooms as they are named now, but a box ticked or
+  // unticked while the preview was on its way is the designer's latest word: keep it.
+  document.body.addEventListener("htmx:oobBeforeSwap", function (e) {
+    const target = e.detail.target;
+    if (!target || !target.classList.contains("room-exits")) return;
+    const live = {};
+    target.querySelectorAll("input[type=checkbox]").forEach(function (box) { live[box.value] = box.checked; });
+    e.detail.fragment.querySelectorAll("input[type=checkbox]").forEach(function (box) {
+      if (box.value in live) box.toggleAttribute("checked", live[box.value]);
+    });
+  });
   refresh(0);
 })();
