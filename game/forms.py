@@ -204,9 +204,11 @@ class CreateGameForm(DeckChoiceForm):
     custom_dungeons = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Custom dungeons players may also enter",
-        help_text="The three official dungeons (and Undercity, through the initiative) can "
-        "always be entered; tick custom dungeons made in the admin to allow them too.",
+        label="Custom dungeons (optional)",
+        help_text="Whenever a player ventures into the dungeon, they choose a dungeon to enter: "
+        "the three official ones always (and Undercity through the initiative). A custom "
+        "dungeon is one a dungeon designer made in the dungeon editor; tick it to let both "
+        "players choose it too. Games keep the dungeons as they are now.",
     )
     clock_minutes = forms.IntegerField(
         required=False,
