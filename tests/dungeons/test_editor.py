@@ -279,3 +279,23 @@ def test_try_it_is_for_designers_only(client):
     client.force_login(player.user)
     assert client.post(f"/dungeons/{card.pk}/try/").status_code == 403
     assert not Game.objects.exists()
+
+
+def test_acererak_does_not_count_an_edited_tomb_of_annihilation():
+    """docs/rules-coverage.md: an edited official dungeon is another card in a game."""
+    from types import SimpleNamespace
+
+    from game.engine.cards.conditions import havent_completed_tomb
+
+    tomb = DungeonCard.objects.get(name="Tomb of Annihilation")
+    data = tomb.to_dict()
+    data["rooms"][0]["text"] = "You gain 1 life."
+    data["rooms"][0]["effect"] = [{"op": "gain_life", "amount": 1}]
+    save_dungeon(data)
+    played = tomb.as_played()["name"]
+    assert played == "Tomb of Annihilation (edited)"
+    player = SimpleNamespace(completed=[(played, 4)])
+    game = SimpleNamespace(player=lambda name: player)
+    assert havent_completed_tomb(game, "alice")
+    player.completed.append(("Tomb of Annihilation", 6))
+    assert not havent_completed_tomb(game, "alice")
