@@ -8,6 +8,7 @@ replayed like any other; only its second seat is filled at once.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import yaml
@@ -16,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game.engine.dungeon import UNDERCITY, DungeonError, dungeon_from_dict
-from game.models import Game, Player, Seat
+from game.models import Connection, Game, Player, Seat
 
 from .errors import ActionRefused
 from .lifecycle import _start
@@ -27,6 +28,9 @@ VENTURES_READY = 3  # Dungeon Maps (each {3}, {T}: venture; they untap every tur
 # The partner passes "until its next turn", and that turn never comes: a turn number no game
 # reaches (a position starts at turn 10,000 at most, docs/scenarios.md).
 NEVER = 1_000_000
+# The partner is always at the table: a presence row no heartbeat refreshes and none expires
+# (services/presence.py), so the page never offers to claim the win from it.
+ALWAYS = datetime(9999, 1, 1, tzinfo=UTC)
 
 
 def practice_partner() -> Player:
@@ -81,12 +85,15 @@ def start_practice(player: Player, dungeon: dict[str, Any]) -> Game:
             dungeons=[dungeon],
         )
         Seat.objects.create(game=game, player=player, position=0)
-        Seat.objects.create(
+        seat = Seat.objects.create(
             game=game,
             player=partner,
             position=1,
             pass_until=Seat.PASS_MY_TURN,
             pass_turn=NEVER,
+        )
+        Connection.objects.create(
+            seat=seat, channel_name=f"practice-partner.{game.code}", last_seen=ALWAYS
         )
         _start(game, timezone.now())
     return game

@@ -12,6 +12,7 @@ from html import unescape
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.utils import timezone
 from django.utils.html import escape
 
 from dungeons.models import DungeonCard
@@ -271,6 +272,10 @@ def test_try_it_starts_a_game_about_to_venture_into_the_dungeon(designer):
     with services.reading(game) as engine:
         me = engine.state.player("dee")
         assert me.dungeon is not None and me.dungeon.room == "Stairs"
+    # the practice partner is always at the table: nobody is offered to claim the win from it
+    partner = game.seats.get(position=1)
+    assert services.online_seat_ids(game) == {partner.pk}
+    assert services.absences(game, list(game.seats.all()), timezone.now())[partner.pk] is None
 
 
 def test_try_it_is_for_designers_only(client):
