@@ -90,5 +90,13 @@
       if (box.value in live) box.toggleAttribute("checked", live[box.value]);
     });
   });
+  // A step's header reads the step in words, as saved steps' do.
+  document.body.addEventListener("htmx:oobAfterSwap", function (e) {
+    const words = e.target;
+    if (!words.classList || !words.classList.contains("step-words") || !words.textContent.trim()) return;
+    const item = words.closest(".djn-inline-form");
+    const label = item && item.querySelector(":scope > h3 .inline_label");
+    if (label) label.textContent = words.textContent.trim();
+  });
   refresh(0);
 })();

@@ -304,3 +304,21 @@ def test_acererak_does_not_count_an_edited_tomb_of_annihilation():
     assert havent_completed_tomb(game, "alice")
     player.completed.append(("Tomb of Annihilation", 6))
     assert not havent_completed_tomb(game, "alice")
+
+
+def test_the_editor_and_try_it_refuse_a_post_without_its_csrf_token(client):
+    from django.test import Client
+
+    card = save_dungeon(cellar())
+    user = User.objects.create_user("dee", password="pw", is_staff=True)
+    user.groups.add(Group.objects.get(name="Dungeon designers"))
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    for url in (
+        f"/dungeons/{card.pk}/try/",
+        PREVIEW_URL,
+        f"/admin/dungeons/dungeoncard/{card.pk}/preview/",
+        f"/admin/dungeons/dungeoncard/{card.pk}/restore-printed/",
+    ):
+        assert strict.post(url, post_data(cellar())).status_code == 403, url
+    assert not Game.objects.exists()
