@@ -40,11 +40,18 @@ TARGET_FIELD_CHOICES = [
 ]
 
 
+def _help(text: str, param: Param) -> str:
+    # The registry words a list for a file ("comma-separated"); here its words are ticked.
+    if param.type == WORDS and param.choices:
+        return text.replace(", comma-separated", "")
+    return text
+
+
 def param_field(param: Param) -> forms.Field:
     """The form field for one parameter of the registry."""
     common: dict[str, Any] = {
         "required": False,
-        "help_text": param.help,
+        "help_text": _help(param.help, param),
         "label": _label(param.name) + (" (required)" if param.required else ""),
     }
     if param.type == INT:
@@ -101,7 +108,7 @@ class EffectStepForm(forms.ModelForm):
         for p in op_params(self.chosen_op()):
             field = self.fields[p.name]
             field.label = _label(p.name) + (" (required)" if p.required else "")
-            field.help_text = p.help or data_params()[p.name].help
+            field.help_text = _help(p.help or data_params()[p.name].help, p)
         for name, param in data_params().items():
             if param.type == WORDS and param.choices and self.instance.pk:
                 stored = getattr(self.instance, name) or ""
