@@ -80,7 +80,8 @@ class DungeonCard(models.Model):
         """The copy a new game takes: an edited official dungeon is named as such in the game
         (its map, the log, the choice of dungeon), so nobody takes it for the printed card."""
         data = self.to_dict()
-        if self.is_edited():
+        printed = self.printed()
+        if printed is not None and data != printed:  # is_edited(), reading the rooms once
             data["name"] = self.name + EDITED_SUFFIX
         return data
 
