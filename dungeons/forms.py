@@ -247,7 +247,7 @@ class RoomForm(forms.ModelForm):
         return list(self.cleaned_data.get("leads_to") or [])
 
 
-def _live_forms(formset: forms.BaseFormSet) -> list[forms.Form]:
+def live_forms(formset: forms.BaseFormSet) -> list[forms.Form]:
     """Forms that describe a kept row: filled in and not marked for deletion."""
     out = []
     for f in formset.forms:
@@ -258,7 +258,7 @@ def _live_forms(formset: forms.BaseFormSet) -> list[forms.Form]:
     return out
 
 
-def _ordered(forms_: list[forms.Form]) -> list[forms.Form]:
+def ordered(forms_: list[forms.Form]) -> list[forms.Form]:
     return sorted(forms_, key=lambda f: f.cleaned_data.get("position") or 0)
 
 
@@ -266,10 +266,10 @@ def dungeon_from_forms(card_name: str, subtype: str, text: str, room_formset: An
     """The dungeon the submitted forms describe, in the dungeons/data format (what is valid of
     it: a field the form refused is left out and reported by the form)."""
     rooms = []
-    for form in _ordered(_live_forms(room_formset)):
+    for form in ordered(live_forms(room_formset)):
         steps: list[dict[str, Any]] = []
         for nested in getattr(form, "nested_formsets", []):
-            for step_form in _ordered(_live_forms(nested)):
+            for step_form in ordered(live_forms(nested)):
                 if step_form.cleaned_data.get("op"):
                     steps.append(step_form.to_step())
         rooms.append(
@@ -296,7 +296,7 @@ def form_problems(card_form: forms.Form | None, room_formset: Any) -> list[Probl
         for field, errors in card_form.errors.items():
             for e in errors:
                 out.append(Problem(e, None, None, field, card_form[field].auto_id or ""))
-    live = _ordered(_live_forms(room_formset)) + [
+    live = ordered(live_forms(room_formset)) + [
         f for f in room_formset.forms if not getattr(f, "cleaned_data", None) and f.errors
     ]
     for room_form in live:
@@ -305,7 +305,7 @@ def form_problems(card_form: forms.Form | None, room_formset: Any) -> list[Probl
             anchor = room_form[field].auto_id if field in room_form.fields else ""
             out += [Problem(e, room, None, field, anchor or "") for e in errors]
         for nested in getattr(room_form, "nested_formsets", []):
-            for n, step_form in enumerate(_ordered(_live_forms(nested)), start=1):
+            for n, step_form in enumerate(ordered(live_forms(nested)), start=1):
                 for field, errors in step_form.errors.items():
                     anchor = step_form[field].auto_id if field in step_form.fields else ""
                     out += [Problem(e, room, n, field, anchor or "") for e in errors]

@@ -4,15 +4,17 @@ dungeon (each room's choice of exits, each step in words), swapped in as the des
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from markupsafe import Markup
 
 from game.engine.dungeon import DungeonSpec, RoomSpec
 
-from .forms import dungeon_from_forms, dungeon_problems
+from .forms import dungeon_from_forms, dungeon_problems, live_forms, ordered
 from .mapdraw import read_only_map
 from .maplayout import layout
+from .problems import Problem
 
 
 def sketch(data: dict[str, Any]) -> tuple[DungeonSpec | None, list[str]]:
@@ -55,6 +57,29 @@ def map_html(spec: DungeonSpec | None) -> Markup | None:
         return None  # a shape the layout can't draw
 
 
+def _anchored(problem: Problem, room_formset: Any) -> Problem:
+    """The problem with the id of the input it is about, when the editor has one, so that its
+    link in the list jumps to the field."""
+    if problem.anchor or problem.room is None:
+        return problem
+    room_form = next((f for f in room_formset.forms if f.current_name() == problem.room), None)
+    if room_form is None:
+        return problem
+    form, field = room_form, problem.field or "name"
+    if problem.step is not None:
+        steps = [
+            f
+            for nested in getattr(room_form, "nested_formsets", [])
+            for f in ordered(live_forms(nested))
+        ]
+        if not 0 < problem.step <= len(steps):
+            return problem
+        form, field = steps[problem.step - 1], problem.field or "op"
+    if field not in form.fields:
+        return problem
+    return replace(problem, anchor=form[field].auto_id or "")
+
+
 def editor_preview(card_form: Any, room_formset: Any) -> dict[str, Any]:
     """The template context of the preview for the POSTed editor."""
     card = card_form.instance
@@ -67,6 +92,7 @@ def editor_preview(card_form: Any, room_formset: Any) -> dict[str, Any]:
         for nested in getattr(room_form, "nested_formsets", [])
         for step_form in nested.forms
     ]
+    problems = [_anchored(p, room_formset) for p in problems]
     spec, unconnected = sketch(data)
     return {
         "map": map_html(spec),

@@ -149,6 +149,10 @@ def test_every_problem_at_once_each_once_where_it_belongs(designer):
     assert "has no text" not in text
     assert len(problems) == len(set(problems))
     assert re.search(r'data-room="Left" data-field="amount"', html)
+    # each links to its field: Left's step amount, Stairs' exits, Attic's text
+    assert 'href="#id_rooms-1-steps-0-amount"' in html
+    assert 'href="#id_rooms-0-leads_to"' in html
+    assert 'href="#id_rooms-4-text"' in html
 
 
 def test_saving_lists_every_problem_of_the_dungeon_at_once(designer):
