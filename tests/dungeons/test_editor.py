@@ -326,3 +326,11 @@ def test_the_editor_and_try_it_refuse_a_post_without_its_csrf_token(client):
     ):
         assert strict.post(url, post_data(cellar())).status_code == 403, url
     assert not Game.objects.exists()
+
+
+def test_a_preview_of_nonsense_is_an_answer_not_an_error(designer):
+    for data in ({}, {"rooms-TOTAL_FORMS": "x"}, {"rooms-TOTAL_FORMS": "2", "name": "N"}):
+        resp = designer.post(PREVIEW_URL, data)
+        assert resp.status_code == 200, data
+    assert designer.get(PREVIEW_URL).status_code == 405
+    assert not DungeonCard.objects.filter(name="N").exists()
