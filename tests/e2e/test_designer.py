@@ -108,10 +108,10 @@ def test_a_designer_builds_a_dungeon_tries_it_and_takes_the_fork(new_page, live_
     expect(page.locator("#rooms-4-steps-0 [data-param]")).to_have_count(1)
     expect(page.locator("#rooms-1-steps-0 .step-words")).to_have_text("Each opponent loses 2 life.")
     # exits are picked from the other rooms; the map's arrows follow before anything is saved
-    expect(page.locator(f"{PREVIEW} line.arrow")).to_have_count(0)
+    expect(page.locator(f"{PREVIEW} svg .arrow")).to_have_count(0)
     for i, (_, _, exits, _) in enumerate(ROOMS):
         pick_exits(page, i, exits)
-    expect(page.locator(f"{PREVIEW} line.arrow")).to_have_count(5)
+    expect(page.locator(f"{PREVIEW} svg .arrow")).to_have_count(5)
     for name, *_ in ROOMS:
         expect(page.locator(f"{PREVIEW} .room[data-room='{name}']")).to_be_visible()
     expect(page.locator(f"{PREVIEW} #dungeon-ok")).to_be_visible()
