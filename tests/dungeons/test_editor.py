@@ -334,3 +334,16 @@ def test_a_preview_of_nonsense_is_an_answer_not_an_error(designer):
         assert resp.status_code == 200, data
     assert designer.get(PREVIEW_URL).status_code == 405
     assert not DungeonCard.objects.filter(name="N").exists()
+
+
+def test_a_position_in_an_edited_official_dungeon_is_refused_with_a_reason():
+    text = (
+        "name: In the mine\n"
+        "setup:\n"
+        "  alice:\n"
+        "    dungeon: {name: Lost Mine of Phandelver, room: Cave Entrance}\n"
+    )
+    assert services.check_scenario(text).name == "In the mine"  # as printed: fine
+    _edit_lost_mine()
+    with pytest.raises(services.ActionRefused, match="can't be set up"):
+        services.check_scenario(text)
