@@ -75,7 +75,7 @@ def test_create_and_join_a_game_by_link(new_page, live_server_url):
     expect(guest.locator("h1")).to_contain_text("Alice invites you")
     guest.fill("#id_display_name", "Bob")
     guest.click("text=Play as guest")
-    guest.check("input[value='Crawlers (black-red-blue)']")
+    guest.check("input[value='Crawlers (black-red)']")
     guest.click("#join-game button[type=submit]")
 
     for page in (host, guest):

@@ -165,7 +165,7 @@ def test_join_by_link(client, alice, bob):
     login(client, bob)
     page = client.get(f"/g/{game.code}/").content.decode()
     assert 'id="join-game"' in page
-    response = client.post(f"/g/{game.code}/join/", {"deck": "Crawlers (black-red-blue)"})
+    response = client.post(f"/g/{game.code}/join/", {"deck": "Crawlers (black-red)"})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.ACTIVE
