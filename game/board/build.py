@@ -21,8 +21,8 @@ from dungeons.maplayout import DungeonMap, layout
 from game import services
 from game.models import Game, Player, Seat
 
-from . import memos, query
-from .text import STEP_LABELS, clock_text, pass_text, pick_label, waiting_text
+from . import memos, query, whose
+from .text import PREGAME_KINDS, STEP_LABELS, clock_text, pass_text, pick_label, waiting_text
 from .viewmodel import (
     Absence,
     BoardView,
@@ -48,7 +48,12 @@ if TYPE_CHECKING:
     from game.engine.game import Engine
     from game.services import SeatTiming
 
-LOG_LINES = 80  # the log panel shows the last 80 lines
+# The log is sent in two fragments: the older lines in chunks of LOG_CHUNK, a fragment that
+# changes once every LOG_CHUNK lines, and the newest (at least LOG_RECENT, fewer than
+# LOG_RECENT + LOG_CHUNK), the one that changes with every answer. So the whole log can be read
+# while an answer sends a few kB of it.
+LOG_CHUNK = 100
+LOG_RECENT = 20
 ObjActions = dict[int, tuple[Option, ...]]
 
 
@@ -98,7 +103,8 @@ def board_view(
             **base, waiting_for_opponent=True, title="Waiting for an opponent · Venture"
         )
     with services.reading(game) as engine:
-        snap = _snapshot(engine, my_seat.engine_name if my_seat else None)
+        names = {s.engine_name: s.display_name for s in seat_views}
+        snap = _snapshot(engine, my_seat.engine_name if my_seat else None, names)
     return _started(game, base, seat_views, my_seat, snap)
 
 
@@ -121,7 +127,10 @@ def _started(
     top_side, bottom_side = (_side(game, s, snap, actions, holder) for s in (top, bottom))
     absent, wake_in = _absence_and_wake_up(game, seats)
     stack = tuple(_stack_item(item) for item in view["stack"])
-    lines = tuple(reversed(view["log"][-LOG_LINES:]))
+    log = view["log"]
+    split = max(0, len(log) - LOG_RECENT) // LOG_CHUNK * LOG_CHUNK
+    lines = tuple(reversed(log[split:]))
+    older = tuple(reversed(log[:split]))
     return BoardView(
         **base,
         waiting_for_opponent=False,
@@ -129,7 +138,7 @@ def _started(
         version=view["version"],
         wake_in=wake_in,
         absent=absent,
-        turn=_turn(view["turn"]),
+        turn=_turn(view["turn"], pending),
         priority=holder,
         deciding=pending["player"] if pending else None,
         top=top_side,
@@ -144,7 +153,9 @@ def _started(
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
         log=tuple(memos.log_line(line) for line in lines),
         log_lines=lines,
-        log_total=len(view["log"]),
+        log_total=len(log),
+        log_archive=tuple(memos.log_line(line) for line in older),
+        log_archive_lines=older,
         over=_over(game, view, seats, my_seat),
     )
 
@@ -166,10 +177,12 @@ def _seat_view(seat: Seat, is_viewer: bool, connected: bool, timing: SeatTiming)
 
 
 # the engine's snapshot ---------------------------------------------------------------------------
-def _snapshot(engine: Engine, me: str | None) -> Snapshot:
+def _snapshot(engine: Engine, me: str | None, names: dict[str, str]) -> Snapshot:
     view = engine.view_for(me)
     d = engine.pending
-    prompt = _prompt(d) if d is not None and me is not None and d.player == me else None
+    prompt = None
+    if d is not None and me is not None and d.player == me:
+        prompt = _prompt(d, whose.owners(engine.state, d, me, names))
     # The other seat's dungeon and room choices are public; view_for gives their options.
     theirs = view["pending"]
     public = None
@@ -179,18 +192,28 @@ def _snapshot(engine: Engine, me: str | None) -> Snapshot:
     return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids)
 
 
-def _prompt(d: Decision) -> Prompt:
-    options = tuple(
-        Option(
-            id=o.id,
-            dom_id=f"opt-{i}",
-            label=o.label,
-            objs=tuple(o.objs),
-            mana=o.data == "mana",
-            text=o.data if isinstance(o.data, str) and o.data != "mana" else "",
+def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
+    """The viewer's decision. Outside a priority decision an option that names objects or
+    players says whose they are ("your Goblin", "Bob's Varis", whose.py); each option names
+    its objects for the board's highlighting (`marks`) and gets a key of the keyboard."""
+    keys = iter("123456789")
+    options = []
+    for i, o in enumerate(d.options):
+        owned = owners.get(o.id)
+        pass_like = o.id == "pass"
+        options.append(
+            Option(
+                id=o.id,
+                dom_id=f"opt-{i}",
+                label=o.label,
+                objs=tuple(o.objs),
+                mana=o.data == "mana",
+                text=o.data if isinstance(o.data, str) and o.data != "mana" else "",
+                display=owned.display if owned else o.label,
+                marks=owned.marks if owned else " ".join(f"o{x}" for x in o.objs),
+                key="" if pass_like or o.data == "mana" else next(keys, ""),
+            )
         )
-        for i, o in enumerate(d.options)
-    )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
     if d.kind == "priority":
         for o in options:
@@ -205,7 +228,7 @@ def _prompt(d: Decision) -> Prompt:
     return Prompt(
         kind=d.kind,
         text=d.prompt,
-        options=options,
+        options=tuple(options),
         pass_options=tuple(groups["pass"]),
         play_options=tuple(groups["play"]),
         act_options=tuple(groups["act"]),
@@ -231,7 +254,7 @@ def _obj_actions(prompt: Prompt | None) -> ObjActions:
     if prompt.multi:
         for o in prompt.options:
             for obj in o.objs[:1]:
-                short = pick_label(prompt.kind, o.label)
+                short = pick_label(prompt.kind, o.display)
                 found.setdefault(obj, []).append(replace(o, checkbox=True, short=short))
     return {obj: tuple(opts) for obj, opts in found.items()}
 
@@ -241,7 +264,11 @@ def _side(
     game: Game, seat: SeatView, snap: Snapshot, actions: ObjActions, holder: str | None
 ) -> Side:
     pv = snap.view["players"][seat.engine_name]
-    lands, creatures, others = _battlefield(pv["battlefield"], actions)
+    is_active = snap.view["turn"]["active"] == seat.engine_name
+    names = {
+        p["id"]: p["name"] for side in snap.view["players"].values() for p in side["battlefield"]
+    }
+    lands, creatures, others = _battlefield(pv["battlefield"], actions, is_active, names)
     dungeon = (pv["dungeon"]["name"], pv["dungeon"]["room"]) if pv["dungeon"] else None
     spec = snap.dungeons.get(dungeon[0]) if dungeon else None
     room = spec.rooms.get(dungeon[1]) if spec and dungeon else None
@@ -269,18 +296,25 @@ def _side(
         completed=tuple(Completed(c["dungeon"], c["turn"]) for c in pv["completed"]),
         dungeon_map=memos.side_map(game, spec, dungeon[1]) if spec and dungeon else None,
         dungeon_room_text=room.text if room else "",
-        is_active=snap.view["turn"]["active"] == seat.engine_name,
+        is_active=is_active,
         has_priority=holder == seat.engine_name,
         deciding=bool(pending and pending.get("player") == seat.engine_name),
     )
 
 
 def _battlefield(
-    permanents: list[dict[str, Any]], actions: ObjActions
+    permanents: list[dict[str, Any]], actions: ObjActions, is_active: bool, names: dict[int, str]
 ) -> tuple[tuple[Permanent, ...], tuple[Permanent, ...], tuple[Permanent, ...]]:
-    """A side's permanents as (lands, creatures, others)."""
+    """A side's permanents as (lands, creatures, others). Summoning sickness (CR 302.6) is
+    shown only where it matters: a creature of the player whose turn it is, that could attack
+    but for it; on the other player's turn it only keeps {T} abilities off, which the buttons
+    on it show."""
     lands, creatures, others = [], [], []
     for p in permanents:
+        if p["sick"] and (not is_active or "haste" in p["keywords"]):
+            p = {**p, "sick": False}
+        if p.get("blocks") is not None:  # the attacker's name, for the words on the blocker
+            p = {**p, "blocks_name": names.get(p["blocks"], "")}
         acts = actions.get(p["id"], ())
         perm = _permanent(p, acts, None) if acts else _plain_permanent(p)
         if "Creature" in p["types"]:
@@ -335,6 +369,9 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
         attached_to=p.get("attached_to"),
         attacking=p.get("attacking"),
         blocking=p.get("blocking"),
+        attacks=p.get("attacks"),
+        blocks=p.get("blocks"),
+        blocks_name=p.get("blocks_name", ""),
         actions=actions,
         key=key,
     )
@@ -365,7 +402,8 @@ def _hand(
     for i, name in enumerate(names):
         obj_id = ids[i] if ids is not None and i < len(ids) else None
         acts = actions.get(obj_id, ()) if obj_id is not None else ()
-        cards.append(HandCard(name, memos.card_info(name), acts, None if acts else name))
+        key = None if acts else f"{name}#{obj_id}"
+        cards.append(HandCard(name, memos.card_info(name), acts, key, obj_id))
     return tuple(cards)
 
 
@@ -402,8 +440,17 @@ def _room_choice_map(snap: Snapshot, my_seat: SeatView | None) -> DungeonMap | N
     return layout(spec, current=dungeon["room"], room_options=options)
 
 
-def _turn(turn: dict[str, Any]) -> Turn:
+def _turn(turn: dict[str, Any], pending: dict[str, Any] | None) -> Turn:
     step = turn["step"]
+    if pending and pending["kind"] in PREGAME_KINDS:  # no turn has begun: no step is current
+        return Turn(
+            number=turn["number"],
+            active=turn["active"],
+            step="",
+            step_label=PREGAME_KINDS[pending["kind"]],
+            steps=memos.turn_steps(""),
+            pregame=True,
+        )
     return Turn(
         number=turn["number"],
         active=turn["active"],
@@ -415,6 +462,7 @@ def _turn(turn: dict[str, Any]) -> Turn:
 
 def _stack_item(item: dict[str, Any]) -> StackItem:
     return StackItem(
+        id=item["id"],
         name=item["name"],
         kind=item["kind"],
         controller=item["controller"],

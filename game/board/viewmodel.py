@@ -42,6 +42,9 @@ class Option:
     objs: tuple[int, ...]  # the objects it names; a button goes on the first
     mana: bool  # a mana ability
     text: str  # the rules text shown as the button's title
+    display: str = ""  # the label as shown: whose each named thing is ("your Goblin")
+    marks: str = ""  # what it names on the board, for highlighting ("o12 s40 pbob", whose.py)
+    key: str = ""  # its key on the keyboard ("1".."9"), or ""
     checkbox: bool = False  # a multi-select's choice drawn on the card it names
     short: str = ""  # that choice's text on the card ("attack Bob")
 
@@ -105,18 +108,22 @@ class Permanent:
     attached_to: str | None
     attacking: bool | None
     blocking: bool | None
+    attacks: str | int | None  # the player or planeswalker (id) it attacks
+    blocks: int | None  # the attacker it blocks (its id)
+    blocks_name: str  # and its name
     actions: tuple[Option, ...]
     key: bytes | None
 
 
 @dataclass(frozen=True, slots=True)
 class HandCard:
-    """A card in the viewer's hand; `key` as for a Permanent (the card's name)."""
+    """A card in the viewer's hand; `key` as for a Permanent (its name and object id)."""
 
     name: str
     info: CardInfo
     actions: tuple[Option, ...]
     key: str | None
+    obj_id: int | None = None  # its object id (the viewer's own hand: highlighting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +189,9 @@ class Step:
     key: str
     label: str
     current: bool
+    settable: bool = False  # the viewer may turn a stop at this step on or off
+    stop: bool = False  # the viewer's pace feature stops there (this turn's set)
+    stop_title: str = ""  # what clicking it does
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,10 +201,13 @@ class Turn:
     step: str
     step_label: str
     steps: tuple[Step, ...]
+    pregame: bool = False  # before the first turn: the play/draw choice, mulligans
+    stops_settable: bool = False  # the strip's steps are the viewer's stop toggles
 
 
 @dataclass(frozen=True, slots=True)
 class StackItem:
+    id: int
     name: str
     kind: str  # "spell" or "ability"
     controller: str
@@ -295,6 +308,8 @@ class BoardView:
     log: tuple[LogLine, ...] = ()
     log_lines: tuple[str, ...] = field(default=(), repr=False)  # the raw lines: the log's memo key
     log_total: int = 0
+    log_archive: tuple[LogLine, ...] = ()  # the older lines, newest first (their own fragment)
+    log_archive_lines: tuple[str, ...] = field(default=(), repr=False)  # their memo key
     over: Over | None = None
 
     def context(self) -> dict[str, Any]:
