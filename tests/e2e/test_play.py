@@ -81,11 +81,18 @@ def test_create_and_join_a_game_by_link(new_page, live_server_url):
     for page in (host, guest):
         expect(page.locator("#topbar")).to_be_visible()
         expect(page.locator("#topbar .seat-presence.online")).to_have_count(2)
-        # The game opens with mulligans: one player decides, the other is told who.
+        # The game opens with the coin flip's winner choosing to play or draw (CR 103.1): one
+        # player decides, the other is told who.
         expect(page.locator("#prompt .prompt")).to_be_visible()
     kinds = {page.locator("#prompt .prompt").get_attribute("data-kind") for page in (host, guest)}
-    assert kinds == {"mulligan"}
+    assert kinds == {"play_or_draw"}
+    winner = host if host.locator("#prompt .prompt.mine").count() else guest
+    winner.click("#prompt button[data-option='play']")
+    # Then the mulligans, the winner (playing first) deciding first.
+    for page in (host, guest):
+        expect(page.locator("#prompt .prompt")).to_have_attribute("data-kind", "mulligan")
     deciding = host if host.locator("#prompt .prompt.mine").count() else guest
+    assert deciding is winner
     expect(deciding.locator("#hand .card")).to_have_count(7)
     assert Game.objects.get().status == Game.ACTIVE
 
