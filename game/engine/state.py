@@ -99,7 +99,7 @@ class Player:
     initiative: bool = False
     ventures_this_turn: int = 0
     mulligans: int = 0
-    emblems: list[Any] = field(default_factory=list)  # (name, Static) pairs (CR 114)
+    emblems: list[Any] = field(default_factory=list)  # (name, Static, timestamp) (CR 114)
 
     def zone(self, name: str) -> list[Obj]:
         return {
