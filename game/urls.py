@@ -13,6 +13,7 @@ urlpatterns = [
     path("g/<str:code>/rematch/", views.rematch, name="rematch"),
     path("g/<str:code>/cancel/", views.cancel_game, name="cancel_game"),
     path("g/<str:code>/scenario.yaml", views.scenario_file, name="scenario_file"),
+    path("cards.json", views.card_texts, name="card_texts"),
     path("players/<int:pk>/", views.profile, name="profile"),
     path("me/", views.my_profile, name="my_profile"),
     path("accounts/guest/", views.guest, name="guest"),
