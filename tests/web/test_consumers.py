@@ -390,6 +390,6 @@ async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps
     await db(game.refresh_from_db)()
     start, answers = engines.offered(game.pk, game.code)
     assert start == before and start + len(answers) == game.version
-    assert answers[0] == ("alice", cast)
+    assert answers[0] == ("alice", cast, "")  # (who, answer, note)
     await a.close()
     await b.close()

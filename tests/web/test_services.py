@@ -44,7 +44,8 @@ def test_joining_starts_the_game_with_a_stored_setup(alice, bob):
     ]
     assert "Undercity" in names
     d = pending(game)
-    assert d.kind == "mulligan"  # the coin flip's winner decides first; nothing passed yet
+    # The coin flip's winner decides first (CR 103.1: play or draw); nothing passed yet.
+    assert d.kind == "play_or_draw"
     assert game.version == 0
 
 
@@ -115,13 +116,23 @@ def test_an_answer_is_applied_logged_and_replayable(alice, bob):
     assert all(a.auto and a.answer == "pass" for a in actions[1:])
     assert game.version == len(actions)
 
+    # Bob's pass on Varis's trigger is explained in the game's log (he has no mana to spend),
+    # and a replay from the stored log writes the same line.
     with services.reading(game) as cached:
         cached_state = cached.state_json()
         answers = list(cached.answers)
+    assert (
+        "bob's priority is passed on Varis, Silverymoon Ranger's triggered ability: "
+        "no untapped mana source (every card costs mana)"
+    ) in cached_state["log"]
     services.clear_engine_cache()
     with services.reading(game) as replayed:
         assert replayed.state_json() == cached_state
-    assert replay(services.engine_setup(game), answers).state_json() == cached_state
+    # The engine alone replays the same game from the answers; only the explanations, which
+    # the answer rows carry (GameAction.note), are the services' to write.
+    bare = replay(services.engine_setup(game), answers).state_json()
+    assert [line for line in cached_state["log"] if "priority is passed" not in line] == bare["log"]
+    assert {**bare, "log": None} == {**cached_state, "log": None}
 
 
 def test_refusals_change_nothing(alice, bob):
@@ -303,7 +314,7 @@ def test_completing_a_dungeon_is_recorded(alice, bob):
     )
 
 
-def test_concede_ends_the_game_and_rematch_is_shared(alice, bob):
+def test_concede_ends_the_game_and_rematch_is_an_offer_the_opponent_accepts(alice, bob):
     game = start_game(alice, bob)
     services.concede(game.pk, bob)
     game.refresh_from_db()
@@ -313,13 +324,38 @@ def test_concede_ends_the_game_and_rematch_is_shared(alice, bob):
     with pytest.raises(services.ActionRefused):
         services.concede(game.pk, alice)
 
-    first = services.rematch(game.pk, bob)
-    second = services.rematch(game.pk, alice)
+    # Bob offers: nobody is seated anywhere yet; offering again changes nothing.
+    assert services.rematch(game.pk, bob) == game
+    assert services.rematch(game.pk, bob) == game
+    assert not Game.objects.filter(rematch_of=game).exists()
+    assert [s.rematch_offered for s in game.seats.order_by("position")] == [False, True]
+    # Alice accepts: the rematch starts, and both are sent to the same one.
+    first = services.rematch(game.pk, alice)
+    second = services.rematch(game.pk, bob)
     assert first == second and first.rematch_of == game
-    assert first.status == Game.ACTIVE
+    assert first.status == Game.ACTIVE and first.created_by == bob
     seats = list(first.seats.order_by("position"))
     assert [s.player for s in seats] == [alice, bob]
     assert seats[0].deck == list(game.seats.get(position=0).deck)
+
+
+def test_a_rematch_offer_can_be_declined_or_withdrawn(alice, bob):
+    carol = make_player("carol")
+    game = start_game(alice, bob)
+    with pytest.raises(services.ActionRefused) as e:
+        services.rematch(game.pk, alice)
+    assert e.value.code == "not_over"
+    services.concede(game.pk, bob)
+    services.rematch(game.pk, alice)
+    with pytest.raises(services.ActionRefused):
+        services.rematch(game.pk, carol)  # not seated: no offer, no acceptance
+    services.decline_rematch(game.pk, bob)
+    assert not any(s.rematch_offered for s in game.seats.all())
+    # Declined: bob asking now is a new offer, not an acceptance.
+    assert services.rematch(game.pk, bob) == game
+    services.decline_rematch(game.pk, bob)  # and he may withdraw it
+    assert not any(s.rematch_offered for s in game.seats.all())
+    assert not Game.objects.filter(rematch_of=game).exists()
 
 
 def test_joining_a_full_game_is_refused(alice, bob):
