@@ -147,6 +147,8 @@ def engine_setup(game: Game) -> GameSetup:
         # Set when a game starts, since positions number their objects in seat order; a game
         # stored before has no such key and replays in its mapping's order, as it was played.
         position_in_mapping_order=s.get("position_ids") != "seat",
+        # A game stored before the play/draw choice replays without it, as it was played.
+        play_or_draw=s.get("play_or_draw") == "chosen",
     )
 
 

@@ -282,6 +282,8 @@ def _start(game: Game, at: datetime) -> Engine:
         "dungeons": game.dungeons or dungeon_dicts_in_play(),
         "position": None,
         "position_ids": "seat",  # engines.engine_setup: how this position numbers its objects
+        # engines.engine_setup: the coin flip's winner chooses to play or draw (CR 103.1).
+        "play_or_draw": "chosen",
     }
     if game.is_scenario:
         scenario = parse_scenario(game.scenario_text, game.scenario_name or "scenario")

@@ -47,6 +47,10 @@ def test_joining_starts_the_game_with_a_stored_setup(alice, bob):
     # The coin flip's winner decides first (CR 103.1: play or draw); nothing passed yet.
     assert d.kind == "play_or_draw"
     assert game.version == 0
+    assert game.setup["play_or_draw"] == "chosen" and services.engine_setup(game).play_or_draw
+    # A game stored before the choice existed replays without it, as it was played.
+    game.setup.pop("play_or_draw")
+    assert not services.engine_setup(game).play_or_draw
 
 
 def test_equal_display_names_get_unique_engine_names(alice):
