@@ -190,7 +190,7 @@ def stack_label(item: StackItem) -> str:
     return f"{item.name}'s {kind}"
 
 
-def pass_destination(
+def destination(
     g: GameState, player: str, stops: Iterable[str] = DEFAULT_STOPS, full_control: bool = False
 ) -> str:
     """Where passing priority now takes `player`, for the pass button: "Resolve Varis's

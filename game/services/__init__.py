@@ -43,7 +43,7 @@ from .lifecycle import (
     rematch,
     unique_engine_names,
 )
-from .pace import stops_of
+from .pace import pass_destination, stops_of
 from .players import GameRef, find_game, player_for_user, seat_of
 from .presence import (
     SeatTiming,
@@ -75,6 +75,7 @@ __all__ = [
     "notify_game_changed",
     "offer_answers",
     "online_seat_ids",
+    "pass_destination",
     "perform",
     "find_game",
     "GameRef",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from game.engine.game import Engine
-from game.engine.stops import ALL_STOP_KEYS, passed_because, stops_at, stops_from
+from game.engine.stops import ALL_STOP_KEYS, destination, passed_because, stops_at, stops_from
 from game.models import Seat
 
 log = logging.getLogger(__name__)
@@ -24,6 +24,13 @@ EXPLAINED = "explained"  # GameAction.note of an automatic pass the log explains
 def stops_of(seat: Seat) -> frozenset[str]:
     """The steps where the seat's player is stopped (their stored settings, or the defaults)."""
     return stops_from(seat.player.stops)
+
+
+def pass_destination(engine: Engine, seat: Seat) -> str:
+    """The pass button's words for `seat` holding priority: "Resolve Varis's ability",
+    "To combat", "To end of turn"… (engine/stops.py, from public information and the seat's own
+    settings)."""
+    return destination(engine.state, seat.engine_name, stops_of(seat), seat.full_control)
 
 
 def auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:

@@ -18,7 +18,7 @@ from game.engine.stops import (
     ALL_STOP_KEYS,
     DEFAULT_STOPS,
     cheapest_from_hand,
-    pass_destination,
+    destination,
     passed_because,
     stop_key_problem,
     stops_at,
@@ -67,7 +67,7 @@ def _pace_seen(g: GameState, player: str) -> list[tuple[bool, str | None, str]]:
     is stopped, the log's explanation of a pass, and the pass button's words."""
     d = priority_decision(g, player)
     return [
-        (stops_at(g, d, stops), passed_because(g, d, stops), pass_destination(g, player, stops))
+        (stops_at(g, d, stops), passed_because(g, d, stops), destination(g, player, stops))
         for stops in STOP_SETS
     ]
 
@@ -233,7 +233,7 @@ def test_your_own_spell_on_the_stack_is_not_a_stop_even_with_something_to_activa
     for stops in STOP_SETS:
         assert not stops_at(game.state, d, stops)
         assert passed_because(game.state, d, stops) is None  # nothing to explain: not a stop
-    assert pass_destination(game.state, "alice") == "Resolve Keen-Eared Sentry"
+    assert destination(game.state, "alice") == "Resolve Keen-Eared Sentry"
 
 
 def test_the_steps_a_player_turned_on_stop_them_and_the_others_do_not():
@@ -273,7 +273,7 @@ def test_the_pass_button_names_where_passing_goes():
             {"alice": {"hand": ["Rally Maneuver"], "battlefield": list(battlefield)}, "bob": {}},
             {"number": 3, "active": "alice", "step": step},
         )
-        return pass_destination(game.state, "alice", stops)
+        return destination(game.state, "alice", stops)
 
     assert destination("upkeep") == "To main 1"
     # With a creature able to attack, declaring attackers comes next: you are asked there.
@@ -288,8 +288,8 @@ def test_the_pass_button_names_where_passing_goes():
         {"alice": {}, "bob": {"hand": ["Rally Maneuver"], "battlefield": ["Plains"]}},
         {"number": 3, "active": "alice", "step": "precombat_main"},
     )
-    assert pass_destination(game.state, "bob", frozenset()) == "To your turn"
-    assert pass_destination(game.state, "bob", {"theirs:end"}) == "To end step"
+    assert destination(game.state, "bob", frozenset()) == "To your turn"
+    assert destination(game.state, "bob", {"theirs:end"}) == "To end step"
 
 
 def test_stop_keys_are_checked_and_stored_settings_read_back():
