@@ -36,6 +36,9 @@ class Option:
     label: str
     objs: tuple[int, ...] = ()  # object ids the label names (so aliases can stand for names)
     data: object = None
+    # Labels this option had before, still accepted by scenario files, a public contract
+    # (docs/scenarios.md, "Option labels").
+    former: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
