@@ -12,6 +12,7 @@ named.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +20,11 @@ from django.conf import settings
 
 from dungeons.maplayout import DungeonMap, layout
 from game import services
+from game.engine.stops import pass_destination
 from game.models import Game, Player, Seat
 
 from . import memos, query, whose
-from .text import PREGAME_KINDS, STEP_LABELS, clock_text, pass_text, pick_label, waiting_text
+from .text import PREGAME_KINDS, STEP_LABELS, clock_text, pick_label, waiting_text
 from .viewmodel import (
     Absence,
     BoardView,
@@ -55,6 +57,10 @@ if TYPE_CHECKING:
 LOG_CHUNK = 100
 LOG_RECENT = 20
 ObjActions = dict[int, tuple[Option, ...]]
+_NUMBERED = re.compile(r" #\d+$")  # the suffix that tells identical options apart
+# Decisions whose options are read as a whole (a division of damage among several objects):
+# shown in the prompt only, not as a button on the first object each names.
+LIST_ONLY = frozenset({"divide", "assign_combat_damage", "assign_combat_damage_part"})
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ class Snapshot:
     public_choice: tuple[str, tuple[str, ...]] | None  # the other seat's (kind, option labels)
     dungeons: dict[str, DungeonSpec]
     my_hand_ids: list[int]
+    pass_text: str  # the pass button's words: where passing takes the viewer
 
 
 def board_view(
@@ -104,7 +111,7 @@ def board_view(
         )
     with services.reading(game) as engine:
         names = {s.engine_name: s.display_name for s in seat_views}
-        snap = _snapshot(engine, my_seat.engine_name if my_seat else None, names)
+        snap = _snapshot(engine, my_seat, names)
     return _started(game, base, seat_views, my_seat, snap)
 
 
@@ -138,7 +145,7 @@ def _started(
         version=view["version"],
         wake_in=wake_in,
         absent=absent,
-        turn=_turn(view["turn"], pending),
+        turn=_turn(view["turn"], pending, my_seat),
         priority=holder,
         deciding=pending["player"] if pending else None,
         top=top_side,
@@ -149,7 +156,7 @@ def _started(
         room_choice_map=_room_choice_map(snap, my_seat),
         waiting=_waiting(pending, seats) if snap.prompt is None else None,
         stack=stack,
-        pass_text=pass_text(stack[0].name if stack else None),
+        pass_text=snap.pass_text,
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
         log=tuple(memos.log_line(line) for line in lines),
         log_lines=lines,
@@ -173,23 +180,30 @@ def _seat_view(seat: Seat, is_viewer: bool, connected: bool, timing: SeatTiming)
         full_control=seat.full_control,
         # "pass until my next turn" -> "until my next turn"
         passing=seat.get_pass_until_display()[5:] if seat.pass_until else "",
+        stops=services.stops_of(seat),
     )
 
 
 # the engine's snapshot ---------------------------------------------------------------------------
-def _snapshot(engine: Engine, me: str | None, names: dict[str, str]) -> Snapshot:
+def _snapshot(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Snapshot:
+    me = my_seat.engine_name if my_seat else None
     view = engine.view_for(me)
     d = engine.pending
     prompt = None
-    if d is not None and me is not None and d.player == me:
-        prompt = _prompt(d, whose.owners(engine.state, d, me, names))
+    pass_words = "Pass"
+    if d is not None and my_seat is not None and d.player == me:
+        prompt = _prompt(d, whose.owners(engine.state, d, my_seat.engine_name, names))
+        if d.kind == "priority":
+            pass_words = pass_destination(
+                engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control
+            )
     # The other seat's dungeon and room choices are public; view_for gives their options.
     theirs = view["pending"]
     public = None
     if theirs and theirs["player"] != me and "options" in theirs:
         public = (theirs["kind"], tuple(theirs["options"]))
     hand_ids = view["players"][me]["hand_ids"] if me is not None else []
-    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids)
+    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids, pass_words)
 
 
 def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
@@ -243,13 +257,17 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
 
 def _obj_actions(prompt: Prompt | None) -> ObjActions:
     """Options tied to an object: buttons on the hand card or the permanent they name (in a
-    multi-select, the checkbox's label, with a short text)."""
+    multi-select, the checkbox's label, with a short text; a mana ability, the source's button
+    to tap it by hand: the mana waits in the pool for the next spell)."""
     found: dict[int, list[Option]] = {}
     if prompt is None:
         return {}
     for o in prompt.options:
-        if o.mana or not o.objs or prompt.multi or prompt.ordered:
+        if not o.objs or prompt.multi or prompt.ordered or prompt.kind in LIST_ONLY:
             continue
+        if o.mana:  # tapping a source by hand: its mana ability on the source ("{T}: add mana")
+            cost = _NUMBERED.sub("", o.label.split(": ", 1)[-1])
+            o = replace(o, short=f"{cost}: add mana")
         found.setdefault(o.objs[0], []).append(o)
     if prompt.multi:
         for o in prompt.options:
@@ -440,8 +458,12 @@ def _room_choice_map(snap: Snapshot, my_seat: SeatView | None) -> DungeonMap | N
     return layout(spec, current=dungeon["room"], room_options=options)
 
 
-def _turn(turn: dict[str, Any], pending: dict[str, Any] | None) -> Turn:
+def _turn(turn: dict[str, Any], pending: dict[str, Any] | None, me: SeatView | None) -> Turn:
+    """The turn and its steps; for a player, the steps of the strip are their stops for the
+    turn being played (their own turn's, or the opponent's)."""
     step = turn["step"]
+    side = "mine" if me is not None and turn["active"] == me.engine_name else "theirs"
+    stops = me.stops if me is not None else None
     if pending and pending["kind"] in PREGAME_KINDS:  # no turn has begun: no step is current
         return Turn(
             number=turn["number"],
@@ -456,7 +478,9 @@ def _turn(turn: dict[str, Any], pending: dict[str, Any] | None) -> Turn:
         active=turn["active"],
         step=step,
         step_label=STEP_LABELS.get(step, step),
-        steps=memos.turn_steps(step),
+        steps=memos.turn_steps(step, side, stops),
+        stops_settable=stops is not None,
+        stop_side=side,
     )
 
 

@@ -105,8 +105,3 @@ def clock_text(ms: int | None) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def pass_text(stack_top: str | None) -> str:
-    """The pass button's text: what passing does."""
-    return f"Pass (resolve {stack_top})" if stack_top else "Pass"

@@ -146,6 +146,7 @@ class SeatView:
     clock_text: str
     full_control: bool
     passing: str  # what the pace feature passes until ("until my next turn"), or ""
+    stops: frozenset[str]  # where the pace feature stops the player ("mine:end", engine/stops.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +204,7 @@ class Turn:
     steps: tuple[Step, ...]
     pregame: bool = False  # before the first turn: the play/draw choice, mulligans
     stops_settable: bool = False  # the strip's steps are the viewer's stop toggles
+    stop_side: str = ""  # whose turn's stops they are: "mine" or "theirs"
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,6 +246,7 @@
     if (blocker && blocker !== token) {
       var chosen = pairs.filter(function (p) { return p.blocker === blocker && p.attacker === token; })[0];
       if (chosen) {
+        event.preventDefault();  // consumed: the zoom panel (zoom.js) stays shut
         var was = chosen.box.checked;
         pairs.forEach(function (p) { if (p.blocker === blocker) setBox(p.box, false); });
         setBox(chosen.box, !was);
@@ -254,6 +255,7 @@
       }
     }
     var canBlock = pairs.some(function (p) { return p.blocker === token; });
+    if (canBlock) event.preventDefault();
     pickBlocker(canBlock && blocker !== token ? token : null);
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
@@ -264,9 +266,12 @@
   // the engine's blocks (data-blocks on a blocker) and, while blockers are being declared, the
   // pairs ticked so far.
   var SVG = "http://www.w3.org/2000/svg";
-  function center(el) {
-    var r = el.getBoundingClientRect();
-    return { x: r.left + r.width / 2 + window.scrollX, y: r.top + r.height / 2 + window.scrollY };
+  // The middle of the edge of `el` that faces `other` (a line between two cards starts and ends
+  // at their edges, not across their text).
+  function edge(el, other) {
+    var r = el.getBoundingClientRect(), o = other.getBoundingClientRect();
+    var y = o.top > r.bottom ? r.bottom : (o.bottom < r.top ? r.top : r.top + r.height / 2);
+    return { x: r.left + r.width / 2 + window.scrollX, y: y + window.scrollY };
   }
   function drawPairings() {
     var layer = document.getElementById("pairings");
@@ -292,16 +297,24 @@
     layer.setAttribute("height", document.documentElement.scrollHeight);
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     pairs.forEach(function (pair) {
-      var from = center(pair[0]), to = center(pair[1]);
+      var from = edge(pair[0], pair[1]), to = edge(pair[1], pair[0]);
+      var color = pair[2] === "declared" ? "#e4572e" : "#f5cf6b";
       var line = document.createElementNS(SVG, "line");
       line.setAttribute("x1", from.x); line.setAttribute("y1", from.y);
       line.setAttribute("x2", to.x); line.setAttribute("y2", to.y);
       line.setAttribute("class", "pairing " + pair[2]);
-      line.setAttribute("stroke", pair[2] === "declared" ? "#e4572e" : "#f5cf6b");
-      line.setAttribute("stroke-width", "4");
+      line.setAttribute("stroke", color);
+      line.setAttribute("stroke-width", "3");
+      line.setAttribute("stroke-opacity", "0.8");
       line.setAttribute("stroke-linecap", "round");
       if (pair[2] === "proposed") line.setAttribute("stroke-dasharray", "8 6");
       layer.appendChild(line);
+      [from, to].forEach(function (end) {
+        var dot = document.createElementNS(SVG, "circle");
+        dot.setAttribute("cx", end.x); dot.setAttribute("cy", end.y); dot.setAttribute("r", "5");
+        dot.setAttribute("fill", color);
+        layer.appendChild(dot);
+      });
     });
   }
   document.addEventListener("htmx:wsAfterMessage", drawPairings);
