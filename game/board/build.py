@@ -20,7 +20,7 @@ from django.conf import settings
 
 from dungeons.maplayout import DungeonMap, layout
 from game import services
-from game.engine.stops import pass_destination
+from game.engine.stops import destination
 from game.models import Game, Player, Seat
 
 from . import memos, query, whose
@@ -194,7 +194,7 @@ def _snapshot(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -
     if d is not None and my_seat is not None and d.player == me:
         prompt = _prompt(d, whose.owners(engine.state, d, my_seat.engine_name, names))
         if d.kind == "priority":
-            pass_words = pass_destination(
+            pass_words = destination(
                 engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control
             )
     # The other seat's dungeon and room choices are public; view_for gives their options.
