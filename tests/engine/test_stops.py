@@ -268,21 +268,19 @@ def test_a_stop_passed_for_want_of_mana_is_explained():
 
 
 def test_the_pass_button_names_where_passing_goes():
-    def destination(step: str, stops=DEFAULT_STOPS, battlefield=("Plains",)) -> str:
+    def where(step: str, stops=DEFAULT_STOPS, battlefield=("Plains",)) -> str:
         game = position(
             {"alice": {"hand": ["Rally Maneuver"], "battlefield": list(battlefield)}, "bob": {}},
             {"number": 3, "active": "alice", "step": step},
         )
         return destination(game.state, "alice", stops)
 
-    assert destination("upkeep") == "To main 1"
+    assert where("upkeep") == "To main 1"
     # With a creature able to attack, declaring attackers comes next: you are asked there.
-    assert destination("precombat_main", battlefield=["Plains", "Grizzled Outrider"]) == (
-        "To combat"
-    )
-    assert destination("precombat_main") == "To main 2"  # nothing can attack: no combat stop
-    assert destination("postcombat_main") == "To end of turn"
-    assert destination("postcombat_main", DEFAULT_STOPS | {"mine:end"}) == "To end step"
+    assert where("precombat_main", battlefield=["Plains", "Grizzled Outrider"]) == ("To combat")
+    assert where("precombat_main") == "To main 2"  # nothing can attack: no combat stop
+    assert where("postcombat_main") == "To end of turn"
+    assert where("postcombat_main", DEFAULT_STOPS | {"mine:end"}) == "To end step"
     # On the opponent's turn, with nothing turned on there: to your own turn.
     game = position(
         {"alice": {}, "bob": {"hand": ["Rally Maneuver"], "battlefield": ["Plains"]}},
