@@ -181,6 +181,7 @@ def _seat_view(seat: Seat, is_viewer: bool, connected: bool, timing: SeatTiming)
         # "pass until my next turn" -> "until my next turn"
         passing=seat.get_pass_until_display()[5:] if seat.pass_until else "",
         stops=services.stops_of(seat),
+        rematch_offered=seat.rematch_offered,
     )
 
 
@@ -265,9 +266,10 @@ def _obj_actions(prompt: Prompt | None) -> ObjActions:
     for o in prompt.options:
         if not o.objs or prompt.multi or prompt.ordered or prompt.kind in LIST_ONLY:
             continue
-        if o.mana:  # tapping a source by hand: its mana ability on the source ("{T}: add mana")
+        if o.mana:  # tapping a source by hand: a "tap" button on it, its cost as the title
             cost = _NUMBERED.sub("", o.label.split(": ", 1)[-1])
-            o = replace(o, short=f"{cost}: add mana")
+            short = "tap" if cost == "{T}" else cost
+            o = replace(o, short=short, text=f"{cost}: add its mana to your pool now")
         found.setdefault(o.objs[0], []).append(o)
     if prompt.multi:
         for o in prompt.options:
@@ -521,12 +523,19 @@ def _over(
     else:
         headline = "The game is over"
     rematch = query.rematch_of(game)
+    other = next((s for s in seats if my_seat is None or s.pk != my_seat.pk), None)
     return Over(
         headline=headline,
         reason=game.end_reason or view["end_reason"],  # a time loss: the game says why
         you_won=my_seat is not None and winner == my_seat.engine_name,
         you_lost=my_seat is not None and winner not in (None, "draw", my_seat.engine_name),
         rematch_url=rematch.get_absolute_url() if rematch else None,
+        # A rematch is an offer the other player accepts (services.rematch).
+        offered_by_me=my_seat is not None and my_seat.rematch_offered,
+        offered_by=other.display_name
+        if my_seat is not None and other is not None and other.rematch_offered
+        else "",
+        opponent=other.display_name if my_seat is not None and other is not None else "",
     )
 
 

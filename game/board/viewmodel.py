@@ -147,6 +147,7 @@ class SeatView:
     full_control: bool
     passing: str  # what the pace feature passes until ("until my next turn"), or ""
     stops: frozenset[str]  # where the pace feature stops the player ("mine:end", engine/stops.py)
+    rematch_offered: bool = False  # once the game is over: this seat offers a rematch
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +260,9 @@ class Over:
     you_won: bool
     you_lost: bool
     rematch_url: str | None
+    offered_by_me: bool = False  # the viewer offered a rematch; the other seat has not answered
+    offered_by: str = ""  # the other player who offers the viewer a rematch, or ""
+    opponent: str = ""  # the viewer's opponent (their display name)
 
 
 @dataclass(frozen=True, slots=True)

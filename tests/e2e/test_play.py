@@ -168,10 +168,14 @@ def test_finishing_a_game_shows_the_game_over_screen_on_both_pages(new_page, liv
         expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
         expect(page.locator("#over .over-reason")).to_have_text("life total 0 or less")
         expect(page.locator("#over .over-you")).to_have_text(you)
+    # A rematch is an offer: bob offers, alice sees it and accepts, both end up in the new game.
     bob.click("#rematch")
-    expect(bob.locator("#topbar")).to_be_visible()
-    expect(alice.locator("#rematch-link")).to_be_visible()
-    alice.click("#rematch-link")
+    expect(bob.locator("#rematch-offer")).to_have_text("You offered a rematch: waiting for alice.")
+    expect(alice.locator("#rematch-offer")).to_have_text("bob offers a rematch.")
+    alice.click("#rematch")
+    expect(alice.locator("#topbar")).to_be_visible()
+    expect(bob.locator("#rematch-link")).to_be_visible()
+    bob.click("#rematch-link")
     assert alice.url == bob.url
 
 
