@@ -103,7 +103,7 @@ def test_paying_a_spell_and_its_ward_keeps_the_mountains_for_magic_missile():
             break
         game.answer(d.player, "pass")
     assert game.pending.kind == "pay_ward"
-    choose("pay {1}")
+    choose("Pay {1}")
     g = game.state
     untapped = sorted(o.name for o in g.controlled("alice") if not o.tapped)
     assert untapped == ["Mountain", "Mountain", "Swamp"]  # {1}{R}{R}: Magic Missile's cost
