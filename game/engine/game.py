@@ -154,14 +154,15 @@ class Engine:
         for name in order:
             p = g.player(name)
             if not p.mulligans:
-                g.note(f"{name} keeps seven cards")
+                g.note(f"{name} keeps {len(p.hand)} cards")
                 continue
             chosen = yield from choose_objects(
                 g,
                 name,
                 list(p.hand),
                 p.mulligans,
-                f"Put {p.mulligans} card(s) on the bottom of your library",
+                f"Put {p.mulligans} card{'s' if p.mulligans != 1 else ''} on the bottom of "
+                "your library",
                 "mulligan_bottom",
             )
             for o in chosen:
@@ -204,8 +205,10 @@ class Engine:
             ids.append(by_label[label])
         self.answer(player, ids if (d.multi or d.ordered) else ids[0])
 
-    def concede(self, player: str) -> None:
-        """A player concedes (CR 104.3a); it is logged as an answer so replays keep it."""
+    def concede(self, player: str, *, line: str | None = None) -> None:
+        """A player concedes (CR 104.3a); it is logged as an answer so replays keep it. `line`
+        is the game log's words when the loss is not a concession as players say it (a time
+        loss, a claimed win); the rules treat them alike."""
         g = self.state
         if g.over:
             raise IllegalAnswer("The game is already over.")
@@ -216,17 +219,21 @@ class Engine:
         p.lost = True
         p.conceded = True
         p.loss_reason = "conceded"
-        g.note(f"{player} concedes", "CR 104.3a")
+        if line is None:
+            g.note(f"{player} concedes", "CR 104.3a")
+        else:
+            g.note(line)
         with contextlib.suppress(GameOver):
             end_game(g)
         self._gen.close()
         self.pending = None
 
-    def apply_logged(self, player: str, answer: Any) -> None:
+    def apply_logged(self, player: str, answer: Any, *, line: str | None = None) -> None:
         """Apply one entry of an answer log: an answer, or the `"!concede"` marker `concede`
-        writes (so a replay, or a catch-up from the log, reaches the same result)."""
+        writes (so a replay, or a catch-up from the log, reaches the same result); `line` as
+        `concede` takes it."""
         if answer == "!concede":
-            self.concede(player)
+            self.concede(player, line=line)
         else:
             self.answer(player, answer)
 
