@@ -73,6 +73,7 @@ class Snapshot:
     dungeons: dict[str, DungeonSpec]
     my_hand_ids: list[int]
     pass_text: str  # the pass button's words: where passing takes the viewer
+    player_names: dict[str, str]  # engine name -> display name
 
 
 def board_view(
@@ -204,7 +205,7 @@ def _snapshot(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -
     if theirs and theirs["player"] != me and "options" in theirs:
         public = (theirs["kind"], tuple(theirs["options"]))
     hand_ids = view["players"][me]["hand_ids"] if me is not None else []
-    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids, pass_words)
+    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids, pass_words, names)
 
 
 def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
@@ -285,9 +286,11 @@ def _side(
 ) -> Side:
     pv = snap.view["players"][seat.engine_name]
     is_active = snap.view["turn"]["active"] == seat.engine_name
-    names = {
+    # Names of what a permanent may fight: the permanents on the battlefield and the players.
+    names: dict[int | str, str] = {
         p["id"]: p["name"] for side in snap.view["players"].values() for p in side["battlefield"]
     }
+    names.update(snap.player_names)
     lands, creatures, others = _battlefield(pv["battlefield"], actions, is_active, names)
     dungeon = (pv["dungeon"]["name"], pv["dungeon"]["room"]) if pv["dungeon"] else None
     spec = snap.dungeons.get(dungeon[0]) if dungeon else None
@@ -323,7 +326,10 @@ def _side(
 
 
 def _battlefield(
-    permanents: list[dict[str, Any]], actions: ObjActions, is_active: bool, names: dict[int, str]
+    permanents: list[dict[str, Any]],
+    actions: ObjActions,
+    is_active: bool,
+    names: dict[int | str, str],
 ) -> tuple[tuple[Permanent, ...], tuple[Permanent, ...], tuple[Permanent, ...]]:
     """A side's permanents as (lands, creatures, others). Summoning sickness (CR 302.6) is
     shown only where it matters: a creature of the player whose turn it is, that could attack
@@ -333,8 +339,14 @@ def _battlefield(
     for p in permanents:
         if p["sick"] and (not is_active or "haste" in p["keywords"]):
             p = {**p, "sick": False}
-        if p.get("blocks") is not None:  # the attacker's name, for the words on the blocker
+        # Who fights whom, in words on the cards (the lines between them are drawn by the page):
+        # the names go into the permanent's view, so they are part of its memo key.
+        if p.get("blocks") is not None:
             p = {**p, "blocks_name": names.get(p["blocks"], "")}
+        if p.get("attacks") is not None:
+            p = {**p, "attacks_name": names.get(p["attacks"], "")}
+        if p.get("blocked_by"):
+            p = {**p, "blocked_by_names": [names.get(b, "") for b in p["blocked_by"]]}
         acts = actions.get(p["id"], ())
         perm = _permanent(p, acts, None) if acts else _plain_permanent(p)
         if "Creature" in p["types"]:
@@ -392,6 +404,8 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
         attacks=p.get("attacks"),
         blocks=p.get("blocks"),
         blocks_name=p.get("blocks_name", ""),
+        attacks_name=p.get("attacks_name", ""),
+        blocked_by=tuple(p.get("blocked_by_names", ())),
         actions=actions,
         key=key,
     )

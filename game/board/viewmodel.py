@@ -111,6 +111,8 @@ class Permanent:
     attacks: str | int | None  # the player or planeswalker (id) it attacks
     blocks: int | None  # the attacker it blocks (its id)
     blocks_name: str  # and its name
+    attacks_name: str  # the name of the player or planeswalker it attacks
+    blocked_by: tuple[str, ...]  # the names of its blockers, in order
     actions: tuple[Option, ...]
     key: bytes | None
 

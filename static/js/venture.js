@@ -280,6 +280,11 @@
       var a = document.querySelector('.perm[data-id="' + b.getAttribute("data-blocks") + '"]');
       if (a) pairs.push([b, a, "declared"]);
     });
+    document.querySelectorAll(".perm[data-attacks]").forEach(function (a) {
+      // an attack on a planeswalker (an attack on a player is written on the attacker)
+      var target = document.querySelector('.perm[data-id="' + a.getAttribute("data-attacks") + '"]');
+      if (target) pairs.push([a, target, "declared"]);
+    });
     blockChecks().map(pairOf).forEach(function (p) {
       if (!p.box.checked) return;
       var b = marked(p.blocker)[0], a = marked(p.attacker)[0];

@@ -126,13 +126,20 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
     bob.locator(outrider + " .perm-name").click()
     bob.locator("#confirm").click()
 
-    # Both screens show who blocks whom: the words on the blockers and a line for each pair.
-    for page, blockers in ((alice, "#opponent"), (bob, "#me")):
+    # Both screens and a spectator's show who blocks whom: the words on the blockers and a line
+    # for each pair.
+    spectator = new_page("spectator")
+    spectator.set_viewport_size(viewport)
+    spectator.goto(alice.locator("#topbar .watch-link").get_attribute("href"))
+    for page, blockers in ((alice, "#opponent"), (bob, "#me"), (spectator, "#opponent")):
         for name in ("Dungeon Crawler", "Zombie Ogre"):
             expect(page.locator(f"{blockers} .perm[data-name='{name}'] .st.blk")).to_have_text(
                 "blocking Grizzled Outrider"
             )
         expect(page.locator("#pairings line.declared")).to_have_count(2)
+        expect(page.locator(".perm[data-name='Grizzled Outrider'] .st.blocked")).to_have_text(
+            "blocked by Dungeon Crawler, Zombie Ogre"
+        )
 
     # Alice divides the Outrider's 5 damage; the usual division (lethal to the first blocker,
     # the rest to the next) is offered first.
