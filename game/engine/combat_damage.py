@@ -147,11 +147,9 @@ def choose_division(g: GameState, attacker: Obj, blockers: list[Obj], defender: 
     if count <= 1:
         return list(zip(refs, usual, strict=True))
     names = _recipient_names(g, refs)
-    prompt = (
-        f"{attacker.name}: divide {power} combat damage among its blockers"
-        + (" (with trample, the rest to the player)" if trample else "")
-        + " (CR 510.1c)"
-    )
+    prompt = f"{attacker.name}: divide {power} combat damage among its blockers"
+    if trample:
+        prompt += f" (trample: once each has lethal damage, the rest may go to {names[-1]})"
     if count <= MAX_DIVISIONS:
         shares = [usual] + [s for s in divisions(power, lethal, trample) if s != usual]
         options = [_label(s, names, refs) for s in shares]
@@ -198,7 +196,7 @@ def _divide_by_parts(
             answer = yield Decision(
                 attacker.controller,
                 "assign_combat_damage_part",
-                f"{attacker.name}: {remaining} combat damage left to divide (CR 510.1c)",
+                f"{attacker.name}: {remaining} combat damage left to divide",
                 options,
             )
             amount = next(o.data for o in options if o.id == answer)  # type: ignore[assignment]

@@ -108,8 +108,7 @@ class Engine:
         answer = yield Decision(
             winner,
             "play_or_draw",
-            "You won the coin flip: play first, or draw first and let "
-            f"{other} play first? (CR 103.1)",
+            f"You won the coin flip: play first, or draw and let {other} play first?",
             [Option("play", "play"), Option("draw", "draw")],
         )
         first = winner if answer == "play" else other
