@@ -120,6 +120,12 @@ class Decision:
         chosen = [self.option(i) for i in ids]
         if len(set(ids)) != len(ids):
             raise IllegalAnswer("An option was chosen twice.", self)
+        # The decision's own rule first: "Gloom Stalker can't block both …" says what is wrong
+        # where "choose between 0 and 1 options" only counts.
+        if self.check is not None:
+            problem = self.check(chosen)
+            if problem:
+                raise IllegalAnswer(problem, self, list_options=False)
         if self.ordered:
             if len(ids) != len(self.options):
                 raise IllegalAnswer("Order every one of the options.", self)
@@ -128,10 +134,6 @@ class Decision:
                 f"Choose between {self.min_count} and {self.max_count} options, not {len(ids)}.",
                 self,
             )
-        if self.check is not None:
-            problem = self.check(chosen)
-            if problem:
-                raise IllegalAnswer(problem, self, list_options=False)
         return ids
 
     def to_json(self) -> dict:

@@ -157,3 +157,23 @@ def test_one_blocker_without_trample_takes_everything_without_a_question():
         }
     )
     assert game.pending.kind == "priority" and game.state.step == "combat_damage"
+
+
+def test_one_blocker_for_two_attackers_is_refused_by_the_rule_not_by_a_count():
+    game = _to_blocks(
+        {
+            "alice": {"battlefield": ["Grizzled Outrider", "Keen-Eared Sentry"]},
+            "bob": {"battlefield": ["Gloom Stalker"]},
+        }
+    )
+    assert game.pending.max_count == 1
+    with pytest.raises(IllegalAnswer) as err:
+        game.answer(
+            "bob",
+            _ids(
+                game,
+                "Gloom Stalker blocks Grizzled Outrider",
+                "Gloom Stalker blocks Keen-Eared Sentry",
+            ),
+        )
+    assert str(err.value).startswith("Gloom Stalker can't block both Grizzled Outrider and")
