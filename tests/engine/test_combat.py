@@ -177,3 +177,20 @@ def test_one_blocker_for_two_attackers_is_refused_by_the_rule_not_by_a_count():
             ),
         )
     assert str(err.value).startswith("Gloom Stalker can't block both Grizzled Outrider and")
+
+
+def test_a_game_with_a_division_replays_to_the_same_state():
+    from game.engine.game import replay
+
+    game = _to_damage(
+        {
+            "alice": {"battlefield": ["Grizzled Outrider"]},
+            "bob": {"battlefield": [{"token": "Goblin"}, {"token": "Zombie"}]},
+        }
+    )
+    d = game.pending
+    game.answer("alice", next(o.id for o in d.options if o.label == "5 to Zombie"))
+    again = replay(game.setup, game.answers)
+    assert again.state_json() == game.state_json()
+    bob = {o.name: o for o in again.state.battlefield if o.controller == "bob"}
+    assert "Goblin" in bob and "Zombie" not in bob
