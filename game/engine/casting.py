@@ -288,7 +288,7 @@ def resolve_top(g: GameState) -> Gen:
         g.stack.remove(item)
         g.note(f"{item.name}'s condition is no longer true, so it does nothing", "CR 603.4")
         return
-    g.note(f"{item.name} resolves")
+    g.note(f"{item.label} resolves")
     ctx = Ctx(
         controller=item.controller,
         item=item,

@@ -134,6 +134,16 @@ class StackItem:
     adventure: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def label(self) -> str:
+        """The object as players name it, in the log and on the pass button: a spell by its
+        name, an ability by its source ("Varis, Silverymoon Ranger's triggered ability")."""
+        if self.kind == "spell":
+            return self.name
+        if self.dungeon_name:
+            return f"{self.name}'s room ability"
+        return f"{self.name}'s {'triggered ability' if 'event' in self.extra else 'ability'}"
+
 
 @dataclass(slots=True, eq=False)
 class PendingTrigger:

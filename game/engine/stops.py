@@ -32,7 +32,7 @@ from .cards import CARDS
 from .casting import LANDS_PER_TURN
 from .combat import can_attack
 from .decisions import Decision
-from .state import MAIN_STEPS, STEPS, GameState, StackItem
+from .state import MAIN_STEPS, STEPS, GameState
 
 # Steps where a player may get priority (CR 502.4: none in untap; 514.3: cleanup only rarely).
 STOP_STEPS = tuple(s for s in STEPS if s not in ("untap", "cleanup"))
@@ -132,7 +132,7 @@ def stop_point(g: GameState, player: str, stops: frozenset[str]) -> str | None:
         top = g.stack[-1]
         if top.controller == player:
             return None  # your own spell or ability resolves unless the opponent responds
-        return f"on {stack_label(top)}"
+        return f"on {top.label}"
     if g.active != player and g.step == "declare_attackers" and _attacking(g):
         return "on the attack"
     side = "mine" if g.active == player else "theirs"
@@ -182,14 +182,6 @@ def _public_options(g: GameState, d: Decision) -> tuple[bool, bool]:
 
 
 # the pass button's words ----------------------------------------------------------------------
-def stack_label(item: StackItem) -> str:
-    """A stack object as a player names it: "Lightning Bolt", "Varis's ability"."""
-    if item.kind == "spell":
-        return item.name
-    kind = "triggered ability" if "event" in item.extra else "ability"
-    return f"{item.name}'s {kind}"
-
-
 def destination(
     g: GameState, player: str, stops: Iterable[str] = DEFAULT_STOPS, full_control: bool = False
 ) -> str:
@@ -197,7 +189,7 @@ def destination(
     ability", "To combat", "To main 2", "To end of turn", "To your turn". From public
     information and the player's own settings only; it assumes the opponent does nothing."""
     if g.stack:
-        return f"Resolve {stack_label(g.stack[-1])}"
+        return f"Resolve {g.stack[-1].label}"
     stop_set = frozenset(stops)
     side = "mine" if g.active == player else "theirs"
     later = STEPS[STEPS.index(g.step) + 1 :] if g.step in STEPS else ()

@@ -146,7 +146,12 @@ def cleanup_step(g: GameState) -> Gen:
         excess = len(p.hand) - HAND_SIZE
         if excess > 0:
             chosen = yield from choose_objects(
-                g, p.name, list(p.hand), excess, f"Discard {excess} card(s) to hand size", "discard"
+                g,
+                p.name,
+                list(p.hand),
+                excess,
+                f"Discard {excess} card{'s' if excess != 1 else ''} to hand size",
+                "discard",
             )
             for o in chosen:
                 discard(g, o)
