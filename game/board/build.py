@@ -271,6 +271,8 @@ def _obj_actions(prompt: Prompt | None) -> ObjActions:
             cost = _NUMBERED.sub("", o.label.split(": ", 1)[-1])
             short = "tap" if cost == "{T}" else cost
             o = replace(o, short=short, text=f"{cost}: add its mana to your pool now")
+        elif prompt.kind != "priority":  # on the card itself its name goes without saying
+            o = replace(o, short=pick_label(prompt.kind, o.display))
         found.setdefault(o.objs[0], []).append(o)
     if prompt.multi:
         for o in prompt.options:

@@ -56,6 +56,8 @@ WAITING_TEXT = {
 }
 
 PICK_VERBS = {
+    "choose_targets": "target",
+    "cast_free": "cast",
     "declare_attackers": "attack",
     "discard": "discard",
     "sacrifice": "sacrifice",
@@ -85,7 +87,8 @@ def waiting_text(name: str, kind: str) -> str:
 
 
 def pick_label(kind: str, label: str) -> str:
-    """The short text on a card for a multi-select option that names it."""
+    """The short text on a card for an option that names it (a multi-select's choice, or a
+    choice's button on the card itself: "target", "block Bob's Varis", "sacrifice #2")."""
     if kind == "declare_attackers" and " -> " in label:
         return "attack " + label.split(" -> ", 1)[1]
     if kind == "declare_blockers" and " blocks " in label:

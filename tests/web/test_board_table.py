@@ -119,3 +119,19 @@ def test_the_whole_log_is_in_the_page_the_older_lines_in_a_fragment_of_their_own
     assert "Older entries" not in render(game, alice, "log")
     assert f"Earlier entries (1–{len(v.log_archive)})" in older
     assert v.log_archive[-1].text.split(" (")[0] in older  # the very first line
+
+
+def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
+    alice, bob = players
+    text = position_text("ward_payment.yaml").replace(
+        'battlefield: ["Varis, Silverymoon Ranger", Forest, Forest, Forest]',
+        "battlefield: [Zombie Ogre, {card: Zombie Ogre, tapped: true}, Forest]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, "cast Power Word Kill")
+    v = view(game, alice)
+    shown = sorted(o.display for o in v.prompt.options)
+    assert shown == ["Bob's Zombie Ogre #1 (untapped)", "Bob's Zombie Ogre #2 (tapped)"]
+    # Each Ogre carries its own button, which says what clicking it does and which one it is.
+    buttons = [o.short for p in v.top.creatures for o in p.actions]
+    assert sorted(buttons) == ["target #1", "target #2"]
