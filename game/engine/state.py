@@ -135,14 +135,19 @@ class StackItem:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def label(self) -> str:
-        """The object as players name it, in the log and on the pass button: a spell by its
-        name, an ability by its source ("Varis, Silverymoon Ranger's triggered ability")."""
+    def ability_kind(self) -> str:
+        """ "triggered ability", "room ability" or "ability"; "" for a spell."""
         if self.kind == "spell":
-            return self.name
+            return ""
         if self.dungeon_name:
-            return f"{self.name}'s room ability"
-        return f"{self.name}'s {'triggered ability' if 'event' in self.extra else 'ability'}"
+            return "room ability"
+        return "triggered ability" if "event" in self.extra else "ability"
+
+    @property
+    def label(self) -> str:
+        """The object as players name it (the pass button): a spell by its name, an ability by
+        its source ("Varis, Silverymoon Ranger's triggered ability")."""
+        return f"{self.name}'s {self.ability_kind}" if self.ability_kind else self.name
 
 
 @dataclass(slots=True, eq=False)
