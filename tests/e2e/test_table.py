@@ -203,3 +203,19 @@ def test_focus_moves_to_a_new_prompt_and_the_keyboard_answers_it(new_page, live_
     expect(prompt_kind(bob)).to_have_attribute("data-kind", "declare_blockers")
     expect(prompt_kind(bob)).to_be_focused()
     expect(prompt_kind(bob)).to_be_in_viewport()
+
+
+def test_sources_can_be_tapped_by_hand_before_casting(new_page, live_server_url):
+    alice, _ = table(new_page, live_server_url, "ward_payment.yaml")
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
+    # Alice taps her Island and a Swamp herself: the mana waits in her pool.
+    alice.locator("#me .perm[data-name=Island] button.mana").click()
+    expect(alice.locator("#me .perm[data-name=Island]")).to_have_class(re.compile(r"\btapped\b"))
+    alice.locator("#me .perm[data-name=Swamp]:not(.tapped) button.mana").first.click()
+    expect(alice.locator("#me .perm[data-name=Swamp].tapped")).to_have_count(1)
+    expect(alice.locator(".plate[data-player=alice] .pool")).to_contain_text("U")
+    # Power Word Kill ({1}{B}) is paid from the pool: no other land is tapped for it.
+    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
+    alice.locator("#prompt .options button", has_text="bob's Varis").click()
+    expect(alice.locator("#me .perm.tapped")).to_have_count(2)
+    expect(alice.locator("#stack .stack-item[data-name='Power Word Kill']")).to_have_count(1)
