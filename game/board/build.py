@@ -61,6 +61,9 @@ _NUMBERED = re.compile(r" #\d+$")  # the suffix that tells identical options apa
 # Decisions whose options are read as a whole (a division of damage among several objects):
 # shown in the prompt only, not as a button on the first object each names.
 LIST_ONLY = frozenset({"divide", "assign_combat_damage", "assign_combat_damage_part"})
+# Decisions whose first option is the usual answer (combat damage: lethal damage to each blocker
+# in order, the rest to the last one), said so on it; it is not styled as recommended.
+USUAL_FIRST = frozenset({"assign_combat_damage"})
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,8 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
                 objs=tuple(o.objs),
                 mana=o.data == "mana",
                 text=o.data if isinstance(o.data, str) and o.data != "mana" else "",
-                display=owned.display if owned else o.label,
+                display=(owned.display if owned else o.label)
+                + (" (the usual division)" if i == 0 and d.kind in USUAL_FIRST else ""),
                 marks=owned.marks if owned else " ".join(f"o{x}" for x in o.objs),
                 key="" if pass_like or o.data == "mana" else next(keys, ""),
             )

@@ -145,7 +145,9 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
     # the rest to the next) is offered first.
     expect(prompt_kind(alice)).to_have_attribute("data-kind", "assign_combat_damage")
     choices = alice.locator("#prompt .options button")
-    expect(choices.first).to_contain_text("1 to bob's Dungeon Crawler, 4 to bob's Zombie Ogre")
+    expect(choices.first).to_contain_text(
+        "1 to bob's Dungeon Crawler, 4 to bob's Zombie Ogre (the usual division)"
+    )
     expect(alice.locator("#prompt .options button.primary")).to_have_count(0)
     alice.locator("#prompt button[data-option='2 to Dungeon Crawler, 3 to Zombie Ogre']").click()
     expect(bob.locator("#me .perm[data-name='Dungeon Crawler']")).to_have_count(0)
