@@ -291,7 +291,10 @@ def _side(
     game: Game, seat: SeatView, snap: Snapshot, actions: ObjActions, holder: str | None
 ) -> Side:
     pv = snap.view["players"][seat.engine_name]
-    is_active = snap.view["turn"]["active"] == seat.engine_name
+    pending = snap.view["pending"]
+    # Before the first turn (the play/draw choice, mulligans) nobody's turn has begun.
+    pregame = bool(pending and pending["kind"] in PREGAME_KINDS)
+    is_active = snap.view["turn"]["active"] == seat.engine_name and not pregame
     # Names of what a permanent may fight: the permanents on the battlefield and the players.
     names: dict[int | str, str] = {
         p["id"]: p["name"] for side in snap.view["players"].values() for p in side["battlefield"]
@@ -301,7 +304,6 @@ def _side(
     dungeon = (pv["dungeon"]["name"], pv["dungeon"]["room"]) if pv["dungeon"] else None
     spec = snap.dungeons.get(dungeon[0]) if dungeon else None
     room = spec.rooms.get(dungeon[1]) if spec and dungeon else None
-    pending = snap.view["pending"]
     return Side(
         name=seat.engine_name,
         display_name=seat.display_name,

@@ -61,6 +61,7 @@ def test_the_top_bar_names_the_decisions_before_the_first_turn_and_no_version(pl
     assert "Before the game" in topbar and "Turn 1" not in topbar
     assert 'class="current"' not in topbar  # no step of a turn that has not begun
     assert f">v{game.version}<" not in topbar
+    assert not any(side.is_active for side in view(game, alice).sides_top_bottom)  # no TURN badge
 
 
 def test_summoning_sickness_shows_only_on_the_active_players_creatures(players):
