@@ -1,7 +1,8 @@
 """Hostile scenario files (anyone may upload one on the New game form): each is refused with a
 ScenarioError naming its line, after reading only what it must and in little memory, never with
 another exception. "Quickly" is held as work done (YAML events read, no node ever composed),
-not as a time, so a loaded machine cannot fail it. Limits: docs/scenarios.md, "Limits"; the constants live in game/scenario/loader.py."""
+not as a time, so a loaded machine cannot fail it. Limits: docs/scenarios.md, "Limits"; the
+constants live in game/scenario/loader.py."""
 
 from __future__ import annotations
 
