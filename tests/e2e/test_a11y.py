@@ -9,6 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from game import services
+from game.decks import GREEN_WHITE_VARIS
 from tests.e2e.test_layout import DESKTOP, PHONE, session_cookie
 from tests.web.helpers import make_player, start_position
 
@@ -52,14 +54,22 @@ def visit(browser, live_server_url):
         context.close()
 
 
-def test_the_lobby_new_game_and_profile_pages_pass_the_audit(visit):
+def test_the_lobby_new_game_waiting_and_profile_pages_pass_the_audit(visit):
     alice = make_player("alice")
-    for path, player in (("/", None), ("/", alice), ("/games/new/", alice)):
+    with ThreadPoolExecutor(1) as pool:  # a service broadcasts: not beside Playwright's loop
+        waiting = pool.submit(
+            services.create_game, alice, deck_name="Varis", deck=list(GREEN_WHITE_VARIS)
+        ).result()
+    for path, player in (
+        ("/", None),
+        ("/", alice),
+        ("/games/new/", alice),
+        (waiting.get_absolute_url(), alice),  # waiting for an opponent, the invite link
+        (alice.get_absolute_url(), alice),  # the profile
+    ):
         page = visit(path, player)
+        page.wait_for_selector("h1")
         assert audit(page) == [], path
-    page = visit(alice.get_absolute_url(), alice)
-    page.wait_for_selector("h1")
-    assert audit(page) == []
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])

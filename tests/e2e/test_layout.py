@@ -95,7 +95,13 @@ def busy_game():
 
 
 def box(page, selector: str) -> dict:
-    return page.locator(selector).first.bounding_box()
+    """Where the first element matching `selector` is in the viewport now (read in one go: a
+    fragment swapped in meanwhile cannot leave a detached element's empty box)."""
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+                  return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
+        selector,
+    )
 
 
 def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as):
@@ -257,7 +263,7 @@ def test_the_other_players_dungeon_choice_does_not_push_the_board_down(open_as, 
         maps = choice.locator("#dungeon-choice .dungeon-map")
         expect(maps).to_have_count(3)
         for i in range(3):
-            m = maps.nth(i).bounding_box()
+            m = box(choice, f"#dungeon-choice .dungeon-map:nth-of-type({i + 1})")
             assert m["x"] >= 0 and m["x"] + m["width"] <= PHONE["width"], m
 
 
