@@ -39,7 +39,7 @@ from game.engine.stops import stop_key_problem
 from game.models import ActionReceipt, Game, Player, Seat
 
 from .clock import clock_of
-from .engines import engine_for_update, remember
+from .engines import engine_for_update, loss_line, remember
 from .errors import ActionRefused
 from .lifecycle import decline_rematch, rematch
 from .pace import stops_of
@@ -178,7 +178,7 @@ def _lose(
     """`loser` loses now: through the engine's concession, the one way a player leaves a game
     (CR 104.3a), so the answer log replays to the same winner; `reason` is kept on the game."""
     before = completed_counts(engine)
-    engine.concede(loser.engine_name)
+    engine.concede(loser.engine_name, line=loss_line(engine, loser.engine_name, note))
     commit(
         game,
         engine,

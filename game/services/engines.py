@@ -172,15 +172,26 @@ def _logged_answers(game: Game, start: int = 0) -> Iterable[Logged]:
     return LOG_SLICE(game.pk, start, game.version)
 
 
+def loss_line(engine: Engine, loser: str, note: str) -> str | None:
+    """The game log's words for a loss that is not a concession as players say it (the answer
+    row's note: "time", "abandoned"); None for a concession. The rules treat them alike
+    (CR 104.3a), so the engine records each as a concession."""
+    if note == "time":
+        return f"{loser} ran out of time and loses the game"
+    if note == "abandoned":
+        return f"{loser} left the game; {engine.state.opponent(loser)} claims the win"
+    return None
+
+
 def apply_log(engine: Engine, logged: Iterable[Logged]) -> None:
-    """Apply entries of a game's answer log, writing the game log's explanation of an
-    automatic pass where the live game wrote it (pace.py)."""
+    """Apply entries of a game's answer log with the game log's lines the live game wrote: an
+    automatic pass explained (pace.py), a time loss or a claimed win (`loss_line`)."""
     for who, answer, note in logged:
         if note == EXPLAINED:
             why = explain_pass(engine)
             if why is not None:
                 engine.state.note(why)
-        engine.apply_logged(who, answer)
+        engine.apply_logged(who, answer, line=loss_line(engine, who, note))
 
 
 def replay_game(game: Game) -> Engine:

@@ -204,9 +204,12 @@ def commit(
     for seat in changed:
         seat._stored = _seat_fields(seat)
     transaction.on_commit(lambda: remember(game, engine))
+    # The notes go along: the log of a process catching up from them has the same lines.
     added = [
-        [who, answer, EXPLAINED] if first_new + i in explained else [who, answer]
-        for i, (who, answer) in enumerate(engine.answers[first_new:])
+        [row.seat.engine_name, row.answer, row.note]
+        if row.note
+        else [row.seat.engine_name, row.answer]
+        for row in rows
     ]
     notify_game_changed(game, (first_new, added))
 

@@ -413,3 +413,60 @@ def test_a_new_game_is_marked_as_numbering_its_position_in_seat_order(alice, bob
     # A game stored before the mark replays in its mapping's order, as it was played.
     del game.setup["position_ids"]
     assert services.engine_setup(game).position_in_mapping_order is True
+
+
+def test_a_time_loss_is_logged_as_one_not_as_a_concession_and_replays_so(alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    scenario = services.check_scenario(position_text("varis_fork.yaml"), "varis_fork.yaml")
+    game = services.create_game(alice, scenario=scenario, clock_seconds=60)
+    services.join_game(game.pk, bob)
+    game.refresh_from_db()
+    loser = game.deciding
+    assert services.check_time(game.pk, at=timezone.now() + timedelta(hours=1))
+    game.refresh_from_db()
+    with services.reading(game) as engine:
+        log = list(engine.state.log)
+    assert f"{loser} ran out of time and loses the game" in log
+    assert not any("concedes" in line for line in log)
+    services.clear_engine_cache()
+    with services.reading(game) as replayed:
+        assert replayed.state.log == log
+
+
+def test_stops_are_set_per_player_kept_for_their_next_game_and_checked(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    seat = game.seats.get(player=alice)
+    assert services.stops_of(seat) == services.stops_of(game.seats.get(player=bob))
+    assert "theirs:end" not in services.stops_of(seat)  # off by default
+    services.set_stop(game.pk, alice, "theirs:end", True, action_id="stop-1")
+    services.set_stop(game.pk, alice, "mine:postcombat_main", False, action_id="stop-2")
+    alice.refresh_from_db()
+    seat = game.seats.select_related("player").get(player=alice)
+    assert "theirs:end" in services.stops_of(seat)
+    assert "mine:postcombat_main" not in services.stops_of(seat)
+    # Bob's are his own.
+    assert "theirs:end" not in services.stops_of(game.seats.get(player=bob))
+    # Kept for alice's next game.
+    other = start_position(alice, make_player("carol"), "varis_fork.yaml")
+    assert "theirs:end" in services.stops_of(other.seats.get(player=alice))
+    # A step that is not a stop is refused and changes nothing.
+    version = game.version
+    with pytest.raises(services.ActionRefused) as e:
+        services.set_stop(game.pk, alice, "mine:untap", True, action_id="stop-3")
+    assert e.value.code == "bad_input" and "is not a stop" in e.value.message
+    alice.refresh_from_db()
+    assert "mine:untap" not in alice.stops
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_the_pass_button_names_its_destination_for_the_seat(alice, bob):
+    game = start_position(alice, bob, "varis_fork.yaml")
+    d = pending(game)
+    assert (d.player, d.kind) == ("alice", "priority")
+    with services.reading(game) as engine:
+        seat = game.seats.select_related("player").get(player=alice)
+        assert services.pass_destination(engine, seat).startswith("To ")
