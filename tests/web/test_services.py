@@ -470,3 +470,46 @@ def test_the_pass_button_names_its_destination_for_the_seat(alice, bob):
     with services.reading(game) as engine:
         seat = game.seats.select_related("player").get(player=alice)
         assert services.pass_destination(engine, seat).startswith("To ")
+
+
+QUIET_TURN = """
+name: A quiet turn, both players holding an instant with the mana to cast it
+seed: 8
+players: [alice, bob]
+turn: {number: 3, active: alice, step: upkeep}
+setup:
+  alice:
+    hand: [Rally Maneuver]
+    library: [Plains, Plains, Plains, Plains]
+    battlefield: [Plains, Plains, Plains, Grizzled Outrider]
+  bob:
+    hand: [Power Word Kill]
+    library: [Swamp, Swamp, Swamp, Swamp]
+    battlefield: [Swamp, Swamp]
+"""
+
+
+@pytest.mark.parametrize("attack", [False, True])
+def test_a_turn_where_nobody_acts_asks_the_active_player_a_few_times_and_the_other_never(
+    alice, bob, attack
+):
+    # The issue's measure: holding an instant does not stop you everywhere. Alice is asked in
+    # her main phases and to declare attackers (and, attacking, once blocks are known); bob,
+    # who is not attacked, is never asked.
+    game = start_from_text(alice, bob, QUIET_TURN, "quiet.yaml")
+    asked = {"alice": [], "bob": []}
+    while (d := pending(game)) is not None and game.turn == 3:
+        asked[d.player].append(d.kind)
+        who = alice if d.player == "alice" else bob
+        if d.kind == "declare_attackers":
+            game = answer(game, who, ["Grizzled Outrider"] if attack else [])
+        elif d.kind == "declare_blockers":
+            game = answer(game, who, [])
+        else:
+            game = answer(game, who, "pass")
+    expected = ["priority", "declare_attackers", "priority"]
+    if attack:
+        expected.insert(2, "priority")  # blocks are known: her combat tricks
+    assert asked["alice"] == expected
+    # Attacked, bob is stopped on the attack and once blocks are known (he has no blocker).
+    assert asked["bob"] == (["priority", "priority"] if attack else [])
