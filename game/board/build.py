@@ -215,11 +215,9 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
     """The viewer's decision. Outside a priority decision an option that names objects or
     players says whose they are ("your Goblin", "Bob's Varis", whose.py); each option names
     its objects for the board's highlighting (`marks`) and gets a key of the keyboard."""
-    keys = iter("123456789")
     options = []
     for i, o in enumerate(d.options):
         owned = owners.get(o.id)
-        pass_like = o.id == "pass"
         options.append(
             Option(
                 id=o.id,
@@ -231,7 +229,6 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
                 display=(owned.display if owned else o.label)
                 + (" (the usual division)" if i == 0 and d.kind in USUAL_FIRST else ""),
                 marks=owned.marks if owned else " ".join(f"o{x}" for x in o.objs),
-                key="" if pass_like or o.data == "mana" else next(keys, ""),
             )
         )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
@@ -245,6 +242,13 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
                 groups["play"].append(o)
             else:
                 groups["act"].append(o)
+        # The keys 1-9 go to the options in the order the panel shows them.
+        keyed = _with_keys(groups["play"] + groups["act"])
+        groups["play"], groups["act"] = keyed[: len(groups["play"])], keyed[len(groups["play"]) :]
+        options = groups["pass"] + keyed + groups["mana"]
+        options.sort(key=lambda o: int(o.dom_id[4:]))  # the engine's order for the rest
+    else:
+        options = _with_keys(options)
     return Prompt(
         kind=d.kind,
         text=d.prompt,
@@ -259,6 +263,12 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
         max=d.max_count,
         positions=tuple(range(1, len(options) + 1)),
     )
+
+
+def _with_keys(options: list[Option]) -> list[Option]:
+    """The options with the keys 1-9, in order (passing has Space instead; a tenth has none)."""
+    keys = iter("123456789")
+    return [o if o.id == "pass" else replace(o, key=next(keys, "")) for o in options]
 
 
 def _obj_actions(prompt: Prompt | None) -> ObjActions:

@@ -258,6 +258,16 @@
     if (canBlock) event.preventDefault();
     pickBlocker(canBlock && blocker !== token ? token : null);
   });
+  // However a block is ticked (on the card, in the list, with a key), a blocker blocks one
+  // attacker: ticking a pair unticks that blocker's other pair.
+  document.addEventListener("change", function (event) {
+    var label = event.target.closest && event.target.closest('.prompt.mine[data-kind="declare_blockers"] label.check[data-marks]');
+    if (!label || !event.target.checked) return;
+    var ticked = pairOf(label);
+    blockChecks().map(pairOf).forEach(function (p) {
+      if (p.blocker === ticked.blocker && p.box !== ticked.box) setBox(p.box, false);
+    });
+  });
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (blocker && !blockChecks().length) pickBlocker(null);
   });

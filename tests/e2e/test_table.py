@@ -197,14 +197,24 @@ def test_options_and_their_cards_highlight_each_other(new_page, live_server_url)
 def test_focus_moves_to_a_new_prompt_and_the_keyboard_answers_it(new_page, live_server_url):
     alice, bob = table(new_page, live_server_url, "double_block.yaml")
     expect(prompt_kind(alice)).to_be_focused()
-    # 1 ticks the first attacker, Space confirms.
+    # 1 and 2 tick the attackers, Space confirms.
     alice.keyboard.press("1")
-    expect(alice.locator("#prompt input[type=checkbox]").first).to_be_checked()
+    alice.keyboard.press("2")
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(2)
     alice.keyboard.press("Space")
-    # bob's new decision is brought into view and takes the focus.
+    # Bob's new decision is brought into view and takes the focus.
     expect(prompt_kind(bob)).to_have_attribute("data-kind", "declare_blockers")
     expect(prompt_kind(bob)).to_be_focused()
     expect(prompt_kind(bob)).to_be_in_viewport()
+    # Keys tick blocks too, and a blocker blocks one attacker: the Crawler's second block
+    # (key 2) replaces its first (key 1).
+    bob.keyboard.press("1")
+    bob.keyboard.press("2")
+    checked = bob.locator("#prompt input[type=checkbox]:checked")
+    expect(checked).to_have_count(1)
+    expect(bob.locator("#prompt label.check:has(input:checked)")).to_contain_text(
+        "your Dungeon Crawler blocks alice's Veteran Dungeoneer"
+    )
 
 
 def test_sources_can_be_tapped_by_hand_before_casting(new_page, live_server_url):
