@@ -24,12 +24,14 @@ from game.engine.stops import destination
 from game.models import Game, Player, Seat
 
 from . import memos, query, whose
+from .division import division
 from .text import PREGAME_KINDS, STEP_LABELS, clock_text, pick_label, waiting_text
 from .viewmodel import (
     Absence,
     BoardView,
     Completed,
     Counter,
+    Division,
     HandCard,
     Keyword,
     Option,
@@ -197,7 +199,8 @@ def _snapshot(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -
     prompt = None
     pass_words = "Pass"
     if d is not None and my_seat is not None and d.player == me:
-        prompt = _prompt(d, whose.owners(engine.state, d, my_seat.engine_name, names))
+        owners = whose.owners(engine.state, d, my_seat.engine_name, names)
+        prompt = _prompt(d, owners, division(d, owners, names))
         if d.kind == "priority":
             pass_words = destination(
                 engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control
@@ -211,7 +214,7 @@ def _snapshot(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -
     return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids, pass_words, names)
 
 
-def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
+def _prompt(d: Decision, owners: dict[str, whose.Owned], split: Division | None = None) -> Prompt:
     """The viewer's decision. Outside a priority decision an option that names objects or
     players says whose they are ("your Goblin", "Bob's Varis", whose.py); each option names
     its objects for the board's highlighting (`marks`) and gets a key of the keyboard."""
@@ -262,6 +265,7 @@ def _prompt(d: Decision, owners: dict[str, whose.Owned]) -> Prompt:
         min=d.min_count,
         max=d.max_count,
         positions=tuple(range(1, len(options) + 1)),
+        division=split,
     )
 
 

@@ -65,6 +65,25 @@ class Prompt:
     min: int
     max: int
     positions: tuple[int, ...]  # 1..n, an ordering's choices
+    division: Division | None = None  # combat damage to divide: one amount per recipient
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    name: str  # as the viewer reads it ("Bob's Goblin", "Bob")
+    marks: str  # what to highlight on the board
+    usual: int  # its amount in the usual division
+
+
+@dataclass(frozen=True, slots=True)
+class Division:
+    """A division of combat damage as one amount per recipient (the page turns the amounts
+    into the option that has them; without JavaScript the options are listed)."""
+
+    total: int
+    recipients: tuple[Recipient, ...]
+    usual_id: str
+    legal_ids: str  # the options' ids, space-separated ("cd:1,4 cd:5,0 ...")
 
 
 @dataclass(frozen=True, slots=True)

@@ -336,4 +336,35 @@
   document.addEventListener("DOMContentLoaded", drawPairings);
   document.addEventListener("change", drawPairings);
   window.addEventListener("resize", drawPairings);
+
+  // A division of combat damage: the amounts typed for each recipient pick the option that has
+  // them ("cd:2,3"); one the rules don't allow can't be sent, and the page says why. The list of
+  // every division stays below, folded.
+  function divisionState(form) {
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[type=number]"));
+    var amounts = inputs.map(function (i) { return Math.max(0, parseInt(i.value, 10) || 0); });
+    var id = "cd:" + amounts.join(",");
+    var legal = form.getAttribute("data-legal").split(" ").indexOf(id) >= 0;
+    var left = Number(form.getAttribute("data-total")) - amounts.reduce(function (a, b) { return a + b; }, 0);
+    form.querySelector("input[name=option]").value = id;
+    form.querySelector("button[type=submit]").disabled = !legal;
+    var state = form.querySelector(".division-state");
+    if (legal) state.textContent = "A legal division.";
+    else if (left > 0) state.textContent = left + " damage still to assign.";
+    else if (left < 0) state.textContent = -left + " damage too many.";
+    else state.textContent = "Not a legal division: a blocker must have lethal damage before the player gets any.";
+  }
+  function showDivision() {
+    var form = document.querySelector("#prompt .division-form[hidden]");
+    if (!form) return;
+    form.hidden = false;
+    var all = form.parentNode.querySelector(".all-divisions");
+    if (all) all.open = false;
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest(".division-form");
+    if (form) divisionState(form);
+  });
+  document.addEventListener("htmx:wsAfterMessage", showDivision);
+  document.addEventListener("DOMContentLoaded", showDivision);
 })();

@@ -141,15 +141,30 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
             "blocked by Dungeon Crawler, Zombie Ogre"
         )
 
-    # Alice divides the Outrider's 5 damage; the usual division (lethal to the first blocker,
-    # the rest to the next) is offered first.
+    # Alice divides the Outrider's 5 damage: an amount for each blocker, the usual division
+    # (lethal damage to the first blocker, the rest to the next) filled in; every division is
+    # listed too, the usual one first.
     expect(prompt_kind(alice)).to_have_attribute("data-kind", "assign_combat_damage")
-    choices = alice.locator("#prompt .options button")
+    expect(alice.locator("#prompt .prompt.mine .btn.primary")).to_have_count(1)  # Assign only
+    amounts = alice.locator("#prompt .division-form input[type=number]")
+    expect(amounts).to_have_count(2)
+    expect(amounts.nth(0)).to_have_value("1")
+    expect(amounts.nth(1)).to_have_value("4")
+    expect(alice.locator("#prompt .division-amount").nth(0)).to_contain_text(
+        "to bob's Dungeon Crawler"
+    )
+    alice.locator("#prompt .all-divisions summary").click()
+    choices = alice.locator("#prompt .all-divisions button")
+    expect(choices).to_have_count(6)
     expect(choices.first).to_contain_text(
         "1 to bob's Dungeon Crawler, 4 to bob's Zombie Ogre (the usual division)"
     )
-    expect(alice.locator("#prompt .options button.primary")).to_have_count(0)
-    alice.locator("#prompt button[data-option='2 to Dungeon Crawler, 3 to Zombie Ogre']").click()
+    amounts.nth(0).fill("4")
+    expect(alice.locator("#prompt .division-state")).to_have_text("3 damage too many.")
+    expect(alice.locator("#prompt .division-form #confirm")).to_be_disabled()
+    amounts.nth(0).fill("2")
+    amounts.nth(1).fill("3")
+    alice.locator("#prompt .division-form #confirm").click()
     expect(bob.locator("#me .perm[data-name='Dungeon Crawler']")).to_have_count(0)
     for page in (alice, bob):
         expect(page.locator("#log")).to_contain_text(

@@ -12,7 +12,15 @@ import pytest
 from game import board, services
 from game.engine.bot import random_answer
 
-from .helpers import answer, make_player, position_text, start_from_text, start_game
+from .helpers import (
+    answer,
+    make_player,
+    pending,
+    position_text,
+    seat_name,
+    start_from_text,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +144,42 @@ def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
     # Each Ogre carries its own button, which says what clicking it does and which one it is.
     buttons = [o.short for p in v.top.creatures for o in p.actions]
     assert sorted(buttons) == ["target #1", "target #2"]
+
+
+def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "battlefield: [Grizzled Outrider, Veteran Dungeoneer, Forest]",
+        "battlefield: [Caves of Chaos Adventurer, Forest]",
+    )
+    text = text.replace(
+        "battlefield: [Dungeon Crawler, Zombie Ogre, Swamp]",
+        "battlefield: [Dungeon Crawler, Yuan-Ti Fang-Blade, Swamp]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Caves of Chaos Adventurer"])
+    game = answer(
+        game,
+        bob,
+        [
+            "Dungeon Crawler blocks Caves of Chaos Adventurer",
+            "Yuan-Ti Fang-Blade blocks Caves of Chaos Adventurer",
+        ],
+    )
+    for _ in range(6):
+        d = pending(game)
+        if d.kind != "priority":
+            break
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "assign_combat_damage"
+    split = prompt.division
+    # Lethal damage to each blocker (1 and 2) first; the rest (2) may trample over to Bob.
+    assert [(r.name, r.usual) for r in split.recipients] == [
+        ("Bob's Dungeon Crawler", 1),
+        ("Bob's Yuan-Ti Fang-Blade", 2),
+        ("Bob", 2),
+    ]
+    assert split.recipients[2].marks == f"p{seat_name(game, bob)}" and split.total == 5
+    assert split.usual_id == "cd:1,2,2" and "cd:5,0,0" in split.legal_ids.split()
+    assert "cd:0,3,2" not in split.legal_ids.split()  # the player only after lethal damage
