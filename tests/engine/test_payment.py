@@ -107,3 +107,33 @@ def test_paying_a_spell_and_its_ward_keeps_the_mountains_for_magic_missile():
     g = game.state
     untapped = sorted(o.name for o in g.controlled("alice") if not o.tapped)
     assert untapped == ["Mountain", "Mountain", "Swamp"]  # {1}{R}{R}: Magic Missile's cost
+
+
+def test_sources_tapped_by_hand_pay_first_and_nothing_else_is_tapped():
+    # Tapping by hand is activating mana abilities with priority (CR 605.3a): the mana waits
+    # in the pool and the payment spends it before tapping anything itself.
+    game = position(
+        {
+            "alice": {
+                "hand": ["Power Word Kill", "Rally Maneuver"],
+                "battlefield": ["Plains", "Swamp", "Swamp", "Plains"],
+            },
+            "bob": {"battlefield": ["Grizzled Outrider"]},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    g = game.state
+    first_swamp, first_plains = (
+        next(o for o in g.controlled("alice") if o.name == name) for name in ("Swamp", "Plains")
+    )
+    for land in (first_swamp, first_plains):
+        mana = next(o for o in game.pending.options if o.data == "mana" and o.objs == (land.id,))
+        game.answer("alice", mana.id)
+    assert g.player("alice").pool == {"B": 1, "W": 1}
+    cast = next(o.id for o in game.pending.options if o.label == "cast Power Word Kill")
+    game.answer("alice", cast)
+    if game.pending.kind == "choose_targets":
+        game.answer("alice", game.pending.options[0].id)
+    tapped = sorted(o.id for o in g.controlled("alice") if o.tapped)
+    assert tapped == sorted([first_swamp.id, first_plains.id])
+    assert g.player("alice").pool == {}
