@@ -332,10 +332,19 @@
       });
     });
   }
-  document.addEventListener("htmx:wsAfterMessage", drawPairings);
-  document.addEventListener("DOMContentLoaded", drawPairings);
-  document.addEventListener("change", drawPairings);
-  window.addEventListener("resize", drawPairings);
+  // Drawn once the page has settled: after every script's own changes to the new fragments
+  // (the next frame), and again when the layout moves (a resize, a panel opened or closed).
+  var drawing = false;
+  function redrawPairings() {
+    if (drawing) return;
+    drawing = true;
+    requestAnimationFrame(function () { drawing = false; drawPairings(); });
+  }
+  document.addEventListener("htmx:wsAfterMessage", redrawPairings);
+  document.addEventListener("DOMContentLoaded", redrawPairings);
+  document.addEventListener("change", redrawPairings);
+  document.addEventListener("toggle", redrawPairings, true);
+  window.addEventListener("resize", redrawPairings);
 
   // A division of combat damage: the amounts typed for each recipient pick the option that has
   // them ("cd:2,3"); one the rules don't allow can't be sent, and the page says why. The list of
