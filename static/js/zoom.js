@@ -72,6 +72,9 @@
 
   function fill(target, card) {
     var d = theDialog();
+    // an ability on the stack is shown in its own words, not as its source card
+    var ability = target.matches(".stack-item") && !target.classList.contains("spell");
+    if (ability) card = null;
     d.classList.remove("map");
     d.textContent = "";
     var box = el("div", "zoom-card");
@@ -92,12 +95,12 @@
     }
     box.appendChild(head);
     box.appendChild(closeButton());
-    if (target.matches(".stack-item") && (!card || !target.classList.contains("spell"))) {
-      // an ability on the stack: its own words, not its source card's
+    if (ability) {
       var label = target.querySelector(".stack-label");
       var words = target.querySelector(".stack-text");
       var kind = target.querySelector(".stack-kind");
-      if (kind) box.appendChild(el("div", "zoom-type", kind.textContent));
+      var kindText = kind ? kind.textContent.trim() : "ability";
+      box.appendChild(el("div", "zoom-type", kindText.charAt(0).toUpperCase() + kindText.slice(1)));
       box.appendChild(el("p", "zoom-text", (label ? label.textContent : "") + (words ? "\n" + words.textContent : "")));
     } else if (card) {
       box.appendChild(el("div", "zoom-type", (target.classList.contains("token") ? "Token " : "") + card.type));
