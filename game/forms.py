@@ -117,6 +117,8 @@ def parse_action(data: Mapping[str, Any]) -> Action:
             if stop_on not in ("on", "off"):
                 raise BadAction("stop_on is on or off.")
             action.stop, action.stop_on = stop, stop_on == "on"
+            if action.full_control is not None or action.pass_until is not None:
+                raise BadAction("A stop is changed on its own, without full_control or pass_until.")
         if action.full_control is None and action.pass_until is None and action.stop is None:
             raise BadAction("A pace change names full_control, pass_until or a stop.")
     return action
