@@ -167,7 +167,7 @@ def _started(
         log=tuple(memos.log_line(line) for line in lines),
         log_lines=lines,
         log_total=len(log),
-        log_archive=tuple(memos.log_line(line) for line in older),
+        log_archive=memos.log_lines(older),
         log_archive_lines=older,
         over=_over(game, view, seats, my_seat),
     )

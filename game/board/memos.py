@@ -46,6 +46,13 @@ def card_info(name: str) -> CardInfo:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def log_lines(lines: tuple[str, ...]) -> tuple[LogLine, ...]:
+    """The log's older lines, split once per distinct set (they change every hundred lines, and
+    a long game has thousands: one lookup per render instead of one per line)."""
+    return tuple(log_line(line) for line in lines)
+
+
 @functools.lru_cache(maxsize=8192)
 def log_line(line: str) -> LogLine:
     """A line of the game log, its rule citation apart: split once per distinct line (a new
