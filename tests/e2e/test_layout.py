@@ -184,6 +184,17 @@ def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
     page.locator("#opponent .pile summary").click()
     page.locator("#opponent .pile li", has_text="Fates' Reversal").click()
     expect(page.locator("dialog.zoom[open] .zoom-text")).to_contain_text("graveyard")
+    page.keyboard.press("Escape")
+    # The stack: a spell as its card, an ability in its own words (not its source's cost or P/T).
+    page.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
+    trigger = page.locator("#stack .stack-item.ability").first
+    trigger.click()
+    expect(zoom.locator(".zoom-type")).to_have_text("Ability")
+    expect(zoom.locator(".zoom-text")).to_contain_text("venture into the dungeon")
+    expect(zoom.locator(".zoom-pt, .mana-cost")).to_have_count(0)
+    page.keyboard.press("Escape")
+    page.locator("#stack .stack-item.spell").click()
+    expect(zoom.locator(".zoom-pt")).to_have_text("2/1")
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
