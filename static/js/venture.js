@@ -189,7 +189,11 @@
     var prompt = area && area.querySelector(".prompt.mine");
     if (!prompt) { focusedPrompt = null; return; }
     var id = area.getAttribute("data-version") + ":" + prompt.getAttribute("data-kind");
-    if (id === focusedPrompt) return;
+    if (id === focusedPrompt) {
+      // the same decision redrawn (the focused element was swapped out): keep the focus in it
+      if (document.activeElement === document.body) prompt.focus({ preventScroll: true });
+      return;
+    }
     focusedPrompt = id;
     if (typing(document.activeElement)) return;
     var box = prompt.getBoundingClientRect();
