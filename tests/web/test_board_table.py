@@ -183,3 +183,19 @@ def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
     assert split.recipients[2].marks == f"p{seat_name(game, bob)}" and split.total == 5
     assert split.usual_id == "cd:1,2,2" and "cd:5,0,0" in split.legal_ids.split()
     assert "cd:0,3,2" not in split.legal_ids.split()  # the player only after lethal damage
+
+
+def test_the_keys_follow_the_panel_plays_first_then_abilities_never_pass_or_mana(players):
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("varis_fork.yaml"))
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "priority"
+    shown = [*prompt.play_options, *prompt.act_options]
+    assert [o.key for o in shown] == [str(n) for n in range(1, len(shown) + 1)]
+    assert [o.label for o in prompt.play_options] == [
+        "cast Keen-Eared Sentry",
+        "cast Gloom Stalker",
+    ]
+    assert all(o.key == "" for o in (*prompt.pass_options, *prompt.mana_options))
+    html = render(game, alice, "prompt")
+    assert 'data-key="1"' in html and 'data-key=" "' in html  # 1: the first play; Space: pass
