@@ -193,13 +193,25 @@
     if (target) open(target);
   });
 
-  // Keyboard: "i" (or "z") on a focused card, or a focused button inside one, opens it.
+  // Keyboard: every card and permanent is a stop of the Tab key (a named group: the buttons
+  // inside it stay buttons); Enter on it, or "i" / "z" on it or on a button inside it, opens it.
+  function markFocusable() {
+    document.querySelectorAll(".perm[data-name], #hand .card[data-name]").forEach(function (e) {
+      if (e.hasAttribute("tabindex")) return;
+      e.tabIndex = 0;
+      e.setAttribute("role", "group");
+      e.setAttribute("aria-label", e.getAttribute("data-name") + " (Enter: the whole card)");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", markFocusable);
+  document.addEventListener("htmx:wsAfterMessage", markFocusable);
   document.addEventListener("keydown", function (event) {
-    if (event.key !== "i" && event.key !== "z") return;
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
     var active = document.activeElement;
     if (!active || active.matches("input, textarea, select")) return;
     var target = active.closest(ZOOMABLE);
-    if (target) { event.preventDefault(); open(target); }
+    if (!target) return;
+    var onItself = active === target && event.key === "Enter";
+    if (onItself || event.key === "i" || event.key === "z") { event.preventDefault(); open(target); }
   });
 })();

@@ -185,6 +185,11 @@ def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
     page.locator("#opponent .pile li", has_text="Fates' Reversal").click()
     expect(page.locator("dialog.zoom[open] .zoom-text")).to_contain_text("graveyard")
     page.keyboard.press("Escape")
+    # By keyboard: a permanent is a Tab stop, and Enter opens it.
+    page.locator("#me .perm[data-name='Cloister Gargoyle']").focus()
+    page.keyboard.press("Enter")
+    expect(zoom.locator(".zoom-name")).to_have_text("Cloister Gargoyle")
+    page.keyboard.press("Escape")
     # The stack: a spell as its card, an ability in its own words (not its source's cost or P/T).
     page.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
     trigger = page.locator("#stack .stack-item.ability").first
