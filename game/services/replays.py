@@ -29,10 +29,11 @@ from game.engine.game import Engine, GameSetup
 from game.engine.view import PUBLIC_CHOICES, replay_view
 from game.models import Game, Player
 from game.runtime.lru import LRU
-from game.scenario.export import unwritable
+from game.scenario.export import position_file, unwritable
 
 from .engines import LOG_SLICE, engine_setup
 from .errors import ActionRefused
+from .lifecycle import check_scenario, create_game
 from .players import seat_of
 
 TIMELINES = 8  # timelines kept per process
@@ -281,3 +282,57 @@ def point(tl: Timeline, at: Any) -> int:
     except (TypeError, ValueError):
         return tl.last
     return max(0, min(k, tl.last))
+
+
+# playing on -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """What the replay offers at a point for "play on from here": `at` itself when a scenario
+    file can start there, else why not and the nearest earlier point that can (or None)."""
+
+    at: int
+    allowed: bool
+    reason: str | None
+    nearest: int | None
+
+
+RUNNING_REASON = (
+    "Playing on from a point is offered once the game is over: the position holds both hands "
+    "and both libraries."
+)
+
+
+def play_on_offer(tl: Timeline, at: int) -> PlayOn:
+    if not tl.reveal:
+        return PlayOn(at, False, RUNNING_REASON, None)
+    if tl.frames[at].writable:
+        return PlayOn(at, True, None, at)
+    with tl.lock:
+        reason = unwritable(tl.engine_at(at))
+    return PlayOn(at, False, reason, tl.nearest_writable(at))
+
+
+def scenario_at(game: Game, tl: Timeline, at: int) -> str:
+    """The scenario file of point `at` of a finished game (ActionRefused where the format
+    cannot start, naming the nearest point that can)."""
+    offer = play_on_offer(tl, at)
+    if not offer.allowed:
+        where = f" The nearest earlier point that can: {offer.nearest}." if offer.nearest else ""
+        raise ActionRefused(f"This point can't start a scenario: {offer.reason}.{where}", "at")
+    f = tl.frames[at]
+    with tl.lock:
+        engine = tl.engine_at(at)
+        return position_file(
+            engine,
+            name=f"Game {game.code}, turn {f.turn}, {f.active}'s {f.step.replace('_', ' ')}",
+            description=f"The position after answer {at} of game {game.code}, from its replay.",
+        )
+
+
+def play_on(game_id: int, player: Player, at: Any) -> Game:
+    """A new game from point `at` of a finished game's replay, `player` hosting it (they play
+    its first seat; the invite link brings the opponent)."""
+    game = Game.objects.get(pk=game_id)
+    tl = timeline(game, player)
+    text = scenario_at(game, tl, point(tl, at))
+    return create_game(player, scenario=check_scenario(text, f"venture-{game.code}.yaml"))
