@@ -5,7 +5,7 @@ is done, an empty stack, and only what its `setup` keys can say. `unwritable` na
 has besides (a spell on the stack, an attack under way, an effect "until end of turn"…), so the
 replay can offer the nearest earlier point instead and say why; `position_file` writes a point
 that has nothing of the kind. Reading the file back gives the same position: every setup key is
-written from the state it sets (tests/scenario/test_export.py plays it back and compares).
+written from the state it sets (tests/web/test_replays.py starts a game from it and compares).
 """
 
 from __future__ import annotations
