@@ -312,3 +312,15 @@ def test_a_point_the_format_cannot_start_from_offers_the_nearest_earlier_one(ali
     assert f"?at={nearest}" in text
     response = client.get(f"/g/{game.code}/replay/scenario.yaml?at={at}")
     assert response.status_code == 400 and str(nearest) in response.content.decode()
+
+
+def test_the_game_page_its_game_over_screen_and_the_profile_link_to_the_replay(alice, bob, client):
+    running, _ = played_game(alice, bob, seed=32, answers=40, finish=False)
+    finished, _ = played_game(alice, bob, seed=33, answers=60)
+    client.force_login(alice.user)
+    page = client.get(running.get_absolute_url()).content.decode()
+    assert f'href="{_url(running)}"' in page
+    over = client.get(finished.get_absolute_url()).content.decode()
+    assert re.search(rf'id="replay-link" href="{re.escape(_url(finished))}"', over)
+    profile = client.get(f"/players/{alice.pk}/").content.decode()
+    assert f'href="{_url(running)}"' in profile and f'href="{_url(finished)}"' in profile
