@@ -47,7 +47,12 @@ class Summary:
     completions: tuple[int, ...]
     cast: tuple[tuple[tuple[str, int], ...], ...]  # per player: (card, times), most cast first
     damage: tuple[Damage, ...]  # most damage first
-    lead_changes: tuple[tuple[int, str], ...]  # (turn, the player who took the lead)
+    # (turn, the player who took the lead at its end): the first lead, then every change
+    leads: tuple[tuple[int, str], ...]
+
+    @property
+    def lead_changes(self) -> int:
+        return max(0, len(self.leads) - 1)
 
 
 def summary(tl: Timeline) -> Summary:
@@ -97,15 +102,15 @@ def summary(tl: Timeline) -> Summary:
         completions=tuple(sum(e.completed for e in d) for d in dungeons),
         cast=tuple(tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for c in casts),
         damage=tuple(damage),
-        lead_changes=_lead_changes(players, turns, life_rows),
+        leads=_leads(players, turns, life_rows),
     )
 
 
-def _lead_changes(
+def _leads(
     players: tuple[str, ...], turns: tuple[int, ...], life_rows: list[tuple[int, ...]]
 ) -> tuple[tuple[int, str], ...]:
-    """The turns at whose end the player with the most life was not the one before (a tie
-    leads nobody and changes nothing)."""
+    """The turns at whose end a player took the lead (the most life) from nobody or from the
+    other player; a tie leads nobody and changes nothing."""
     out: list[tuple[int, str]] = []
     leader: str | None = None
     for turn, row in zip(turns, life_rows, strict=True):
@@ -113,7 +118,7 @@ def _lead_changes(
         if row.count(best) > 1:
             continue
         now = players[row.index(best)]
-        if leader is not None and now != leader:
+        if now != leader:
             out.append((turn, now))
         leader = now
     return tuple(out)

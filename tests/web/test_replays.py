@@ -232,6 +232,10 @@ def test_the_summary_agrees_with_the_game(alice, bob):
     to_players = sum(d.to_players for d in s.damage)
     lines = [line for line in g.log if " damage to " in line and "(now" in line]
     assert to_players == sum(int(line.split(" deals ")[1].split()[0]) for line in lines)
+    for (turn, who), before in zip(s.leads, (None, *(w for _, w in s.leads)), strict=False):
+        row = [s.life[i][s.turns.index(turn)] for i in range(2)]
+        assert who == s.players[row.index(max(row))] and who != before
+    assert s.lead_changes == max(0, len(s.leads) - 1)
     assert sum(n for row in s.cast for _, n in row) == sum(
         1 for a in tl.answers if a.label and a.label.startswith("cast ")
     )
