@@ -320,7 +320,8 @@ def replay(request: HttpRequest, code: str) -> HttpResponse:
     """A game's replay at one point (`?at=N`: after N answers; the last one by default), as the
     viewer may see it (services.replays). Asked for by static/js/replay.js (the header
     `X-Replay-Point`), only the part that changes from point to point."""
-    game = get_object_or_404(Game, code=code)
+    # The setup is read only to build the replay, once (a step reads the process's timeline).
+    game = get_object_or_404(Game.objects.defer(*Game.BULKY), code=code)
     player = current_player(request)
     try:
         tl = services.timeline(game, player)

@@ -90,9 +90,10 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
     with tl.lock:
         view = tl.view(at)
     frame = tl.frames[at]
+    base = replay_url(game)
 
-    def url(k: int) -> str:
-        return replay_url(game, k)
+    def url(k: int) -> str:  # (a page has a link per turn: reversed once, not per link)
+        return f"{base}?at={k}"
 
     visible = {name for name, pv in view["players"].items() if pv["hand"] is not None}
     seat_views = tuple(_seat_view(s, s.engine_name in visible) for s in seats)

@@ -243,7 +243,7 @@ def clear_timelines() -> None:
 def perspective(game: Game, viewer: Player | None) -> tuple[str | None, bool]:
     """(seat, reveal) of `viewer`'s replay of `game`: their seat's engine name (None for anyone
     else), and whether both hands are shown (the game is over)."""
-    if game.status == Game.OPEN or game.setup is None:
+    if game.status == Game.OPEN:
         raise ActionRefused(
             "This game has not started: there is nothing to replay yet.", "not_started"
         )
