@@ -40,7 +40,7 @@ TIMELINES = 8  # timelines kept per process
 # An engine snapshot about this often (at the next point one may be taken): a step back costs
 # at most this many answers replayed from the snapshot, and a snapshot a copy of the state.
 SNAPSHOT_EVERY = 64
-VIEWS_KEPT = 256  # the views of the points last looked at, per timeline
+VIEWS_KEPT = 64  # the views of the points last looked at, per timeline (a view is ~25 kB)
 VIEWS_BEHIND = 24  # the points before the one asked for whose views are kept on the way
 
 
