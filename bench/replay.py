@@ -60,6 +60,9 @@ def main() -> None:
     from game.engine.game import replay
 
     call_command("migrate", verbosity=0)
+    from game.runtime import gc_tuning
+
+    gc_tuning.tune()  # as a server process does (game/asgi.py)
     baseline = baseline_ops_per_s()
     games = [_game(args.seed + i) for i in range(args.games)]
     print(f"{len(games)} games of {ANSWERS} answers written to {db}", file=sys.stderr)

@@ -5,7 +5,7 @@ templates/jinja2/game/replay.html with the board's macros (game/_macros.html), r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
@@ -130,8 +130,8 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         perspective=_perspective(tl, names),
         revealed=tl.reveal,
         running=game.status != Game.FINISHED,
-        top=_plain(top),
-        bottom=_plain(bottom),
+        top=top,
+        bottom=bottom,
         stack=tuple(_stack_item(item) for item in view["stack"]),
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
         event=_event(tl, at, names),
@@ -175,10 +175,6 @@ def _seat_view(seat: Seat, hand_shown: bool) -> SeatView:
     )
 
 
-def _plain(side: Side) -> Side:
-    return replace(side, connected=False)
-
-
 def _perspective(tl: services.Timeline, names: dict[str, str]) -> str:
     if tl.reveal:
         return "The game is over: both hands are shown."
@@ -194,7 +190,7 @@ def _event(tl: services.Timeline, at: int, names: dict[str, str]) -> str:
     who = names.get(a.player, a.player)
     kind = a.kind.replace("_", " ")
     if a.label is None:
-        return f"{who} answered ({kind})."
+        return f"{who} made a choice ({kind}); what it did is in the log."
     return f"{who}: {a.label}" + ("" if a.kind in ("priority", "concede") else f" ({kind})")
 
 

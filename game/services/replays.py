@@ -113,6 +113,10 @@ class Timeline:
         if answer == "!concede" or d is None:
             return Answer(who, "concede", "concede")
         shown = self.reveal or who == self.seat or d.kind in PUBLIC_CHOICES
+        if not shown and answer == "pass" and d.kind == "priority":
+            return Answer(who, "pass", d.kind)  # (seen live: priority moved on)
+        # Another choice of the other seat stays unsaid: even a priority action's label can
+        # tell a hand ("cast Magic Missile #2": two in hand); what it did is in the log.
         return Answer(who, _label(d, answer) if shown else None, d.kind)
 
     def _record(self) -> None:

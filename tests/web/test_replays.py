@@ -328,3 +328,17 @@ def test_the_game_page_its_game_over_screen_and_the_profile_link_to_the_replay(a
     assert re.search(rf'id="replay-link" href="{re.escape(_url(finished))}"', over)
     profile = client.get(f"/players/{alice.pk}/").content.decode()
     assert f'href="{_url(running)}"' in profile and f'href="{_url(finished)}"' in profile
+
+
+def test_the_other_seats_choices_are_not_named_while_the_game_runs(alice, bob):
+    game, _ = played_game(alice, bob, seed=34, answers=200, finish=False)
+    me = game.seats.get(player=alice).engine_name
+    tl = services.timeline(game, alice)
+    theirs = [a for a in tl.answers if a.player != me]
+    assert {a.label for a in theirs if a.kind not in ("choose_dungeon", "choose_room")} <= {
+        None,
+        "pass",
+    }
+    assert any(a.label is None for a in theirs) and any(a.label == "pass" for a in theirs)
+    mine = [a for a in tl.answers if a.player == me]
+    assert all(a.label is not None for a in mine)
