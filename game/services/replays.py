@@ -78,8 +78,7 @@ class Timeline:
     A point's view is made from the nearest snapshot (or the cursor, the engine of the last
     point looked at) and kept for the points around it."""
 
-    def __init__(self, key: tuple[Any, ...], setup: GameSetup, seat: str | None, reveal: bool):
-        self.key = key
+    def __init__(self, setup: GameSetup, seat: str | None, reveal: bool) -> None:
         self.setup = setup
         self.seat = seat
         self.reveal = reveal
@@ -268,7 +267,7 @@ def timeline(game: Game, viewer: Player | None) -> Timeline:
     if found is None or len(found.answers) > game.version:
         # Built outside the cache's lock: other games' replays go on meanwhile (two viewers
         # opening the same one at once may both build it; the last one is kept).
-        found = Timeline(key, engine_setup(game), seat, reveal)
+        found = Timeline(engine_setup(game), seat, reveal)
         with _timelines_lock:
             _timelines.put(key, found)
     with found.lock:
