@@ -33,6 +33,7 @@ class Link:
     at: int
     url: str
     current: bool = False
+    key: str = ""  # the turn's number, the step's name
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +140,11 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         log=log,
         log_total=len(lines),
         turns=tuple(
-            Link(f"Turn {t} · {names.get(a, a)}", k, url(k), t == frame.turn)
+            Link(f"Turn {t} · {names.get(a, a)}", k, url(k), t == frame.turn, str(t))
             for t, k, a in tl.turn_starts()
         ),
         steps=tuple(
-            Link(STEP_LABELS.get(step, step), k, url(k), step == frame.step)
+            Link(STEP_LABELS.get(step, step), k, url(k), step == frame.step, step)
             for t, step, k in tl.step_starts()
             if t == frame.turn
         ),
