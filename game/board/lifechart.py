@@ -71,9 +71,13 @@ def life_chart(
             )
         )
     step = max(1, len(turns) // 12)  # at most a dozen turn labels
-    x_ticks = tuple(
-        Tick(x(j), str(t)) for j, t in enumerate(turns) if j % step == 0 or j == len(turns) - 1
-    )
+    last = len(turns) - 1
+    labelled = [j for j in range(0, last + 1, step)]
+    if labelled[-1] != last:  # the last turn is always labelled; a label too close goes
+        if last - labelled[-1] < max(1, step // 2 + 1) and len(labelled) > 1:
+            labelled.pop()
+        labelled.append(last)
+    x_ticks = tuple(Tick(x(j), str(turns[j])) for j in labelled)
     y_step = 5 if high - low <= 40 else 10 * max(1, (high - low) // 80)
     first = low - low % y_step
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(first, high + 1, y_step) if v >= low)

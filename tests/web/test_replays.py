@@ -341,3 +341,22 @@ def test_the_other_seats_choices_are_not_named_while_the_game_runs(alice, bob):
     assert any(a.label is None for a in theirs) and any(a.label == "pass" for a in theirs)
     mine = [a for a in tl.answers if a.player == me]
     assert all(a.label is not None for a in mine)
+
+
+def test_the_life_chart_puts_each_turn_and_life_where_the_axes_say():
+    from game.board.lifechart import life_chart
+
+    turns = tuple(range(27))
+    life = (tuple(20 - t for t in turns), tuple([20] * 27))
+    chart = life_chart(("a", "b"), {"a": "Ann"}, turns, life, current_turn=13)
+    left, top, right, bottom = chart.plot
+    first, second = chart.lines
+    assert first.player == "Ann" and second.player == "b"
+    assert len(first.dots) == 27 and first.dots[0][0] == left and first.dots[-1][0] == right
+    zero = next(t.at for t in chart.y_ticks if t.label == "0")
+    twenty = next(t.at for t in chart.y_ticks if t.label == "20")
+    assert first.dots[0][1] == twenty == top and first.dots[20][1] == zero
+    assert first.dots[-1][1] == bottom > zero  # -6, the lowest life, at the bottom
+    assert chart.marker == first.dots[13][0]
+    labels = [t.label for t in chart.x_ticks]
+    assert labels[0] == "0" and labels[-1] == "26" and len(labels) <= 14
