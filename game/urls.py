@@ -16,6 +16,7 @@ urlpatterns = [
     path("g/<str:code>/replay/", views.replay, name="replay"),
     path("g/<str:code>/replay/scenario.yaml", views.replay_scenario, name="replay_scenario"),
     path("g/<str:code>/replay/play-on/", views.replay_play_on, name="replay_play_on"),
+    path("cards.json", views.card_texts, name="card_texts"),
     path("players/<int:pk>/", views.profile, name="profile"),
     path("me/", views.my_profile, name="my_profile"),
     path("accounts/guest/", views.guest, name="guest"),

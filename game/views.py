@@ -15,14 +15,16 @@ from django.contrib.auth import get_user_model, login, logout, update_session_au
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Count, F, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from game.board.memos import card_info
 from game.decks import STARTER_DECKS
+from game.engine.cards import CARDS, TOKENS
 
 from . import board, services
 from .forms import (
@@ -224,6 +226,25 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
     ctx = board.board_context(game, player, base_url=request.build_absolute_uri("/")[:-1])
     ctx["board_html"] = board.render_page_board(ctx, get_token(request))
     return render(request, "game/game.html", ctx)
+
+
+def card_texts(request: HttpRequest) -> HttpResponse:
+    """Every card and token of the pool with its printed face, for the zoom panel
+    (static/js/zoom.js): public, the same for every game, so cached by the browser."""
+    cards = {}
+    for name in [*TOKENS, *CARDS]:
+        info = card_info(name)
+        pt = f"{info.power}/{info.toughness}" if info.power is not None else None
+        cards[name] = {
+            "cost": list(info.cost),
+            "type": info.type_line,
+            "text": info.text,
+            "pt": pt,
+            "colors": info.colors,
+        }
+    response = JsonResponse(cards)
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 def watch_game(request: HttpRequest, code: str) -> HttpResponse:

@@ -101,7 +101,7 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
     mine = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     bottom_seat = next((v for v in seat_views if mine and v.pk == mine.pk), seat_views[0])
     top_seat = next(v for v in seat_views if v.pk != bottom_seat.pk)
-    snap = Snapshot(view, None, None, dict(tl.engine.state.dungeons), [])
+    snap = Snapshot(view, None, None, dict(tl.engine.state.dungeons), [], "", names)
     pending = view["pending"]
     holder = pending["player"] if pending and pending["kind"] == "priority" else None
     top, bottom = (_side(game, s, snap, {}, holder) for s in (top_seat, bottom_seat))
@@ -127,7 +127,7 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         last_url=url(tl.last),
         prev_event_url=url(tl.previous_event(at)),
         next_event_url=url(tl.next_event(at)),
-        turn=_turn(view["turn"]),
+        turn=_turn(view["turn"], view["pending"], None),
         perspective=_perspective(tl, names),
         revealed=tl.reveal,
         running=game.status != Game.FINISHED,
@@ -173,6 +173,7 @@ def _seat_view(seat: Seat, hand_shown: bool) -> SeatView:
         clock_text="",
         full_control=False,
         passing="",
+        stops=frozenset(),  # a replay is read-only: nothing stops anyone
     )
 
 

@@ -48,10 +48,16 @@ def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
         host = g.permanent(o.attached_to)
         out["attached_to"] = host.name if host else None
     if g.combat is not None:
+        # Who attacks whom and who blocks whom is public (CR 506.4, 509.1): both players and
+        # spectators see the pairings.
         if o.id in g.combat.attackers:
             out["attacking"] = True
+            out["attacks"] = g.combat.attackers[o.id]  # a player's name or a planeswalker's id
+            if o.id in g.combat.blockers:
+                out["blocked_by"] = list(g.combat.blockers[o.id])
         if o.id in g.combat.blocking:
             out["blocking"] = True
+            out["blocks"] = g.combat.blocking[o.id]
     return out
 
 

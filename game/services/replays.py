@@ -31,7 +31,7 @@ from game.models import Game, Player
 from game.runtime.lru import LRU
 from game.scenario.export import position_file, unwritable
 
-from .engines import LOG_SLICE, engine_setup
+from .engines import LOG_SLICE, Logged, apply_log, engine_setup
 from .errors import ActionRefused
 from .lifecycle import check_scenario, create_game
 from .players import seat_of
@@ -86,7 +86,7 @@ class Timeline:
         self.engine = Engine(setup)  # at the last point: a running game's replay goes on from it
         self.frames: list[Frame] = []
         self.answers: list[Answer] = []
-        self.logged: list[tuple[str, Any]] = []
+        self.logged: list[Logged] = []
         self.snapshots: list[snapshots.Snapshot] = []
         self.cursor: Engine | None = None
         self.views: LRU[int, dict[str, Any]] = LRU(VIEWS_KEPT)
@@ -94,14 +94,15 @@ class Timeline:
         self._record()
 
     # recording --------------------------------------------------------------------------------
-    def extend(self, logged: Iterable[tuple[str, Any]]) -> None:
+    def extend(self, logged: Iterable[Logged]) -> None:
         """Apply answers from the log, recording every point they reach."""
         e = self.engine
-        for who, answer in logged:
+        for entry in logged:
+            who, answer, _note = entry
             self.answers.append(self._answer(who, answer))
-            self.logged.append((who, answer))
+            self.logged.append(entry)
             serial = e.state.step_serial
-            e.apply_logged(who, answer)
+            apply_log(e, [entry])
             self._record()
             since = len(e.answers) - (self.snapshots[-1].version if self.snapshots else 0)
             if since >= SNAPSHOT_EVERY and snapshots.resumable(e, serial):
@@ -167,12 +168,14 @@ class Timeline:
             engine = cursor  # the nearest engine: stepping forward costs one answer
         elif base is not None:
             state = snapshots.restore(base)
-            engine = Engine.resumed(self.setup, state, self.logged[: base.version])
+            engine = Engine.resumed(
+                self.setup, state, [(who, answer) for who, answer, _ in self.logged[: base.version]]
+            )
         else:  # before the first snapshot: the setup itself is the nearest
             engine = Engine(self.setup)
         # The points just before `at` are kept too: stepping back reads them.
         for k in range(len(engine.answers), at):
-            engine.apply_logged(*self.logged[k])
+            apply_log(engine, [self.logged[k]])
             if at - k <= VIEWS_BEHIND:
                 self._keep(engine)
         self.cursor = engine

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from game import services
-from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
+from game.decks import BLACK_RED, GREEN_WHITE_VARIS
 from game.engine.bot import random_answer
 from game.engine.cards import CARDS
 from game.engine.game import Engine
@@ -113,7 +113,7 @@ async def test_no_frame_names_a_card_its_viewer_may_not_know(seed, monkeypatch):
     bob = await db(make_player)("bob")
     carol = await db(make_player)("carol")
     game = await db(services.create_game)(alice, deck_name="Varis", deck=list(GREEN_WHITE_VARIS))
-    await db(services.join_game)(game.pk, bob, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
+    await db(services.join_game)(game.pk, bob, deck_name="Crawlers", deck=list(BLACK_RED))
     viewers = {
         "alice": Viewer("alice", await connect(game, alice)),
         "bob": Viewer("bob", await connect(game, bob)),
