@@ -336,6 +336,58 @@ def scenario_file(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+# replays ----------------------------------------------------------------------------------------
+def replay(request: HttpRequest, code: str) -> HttpResponse:
+    """A game's replay at one point (`?at=N`: after N answers; the last one by default), as the
+    viewer may see it (services.replays). Asked for by static/js/replay.js (the header
+    `X-Replay-Point`), only the part that changes from point to point."""
+    # The setup is read only to build the replay, once (a step reads the process's timeline).
+    game = get_object_or_404(Game.objects.defer(*Game.BULKY), code=code)
+    player = current_player(request)
+    try:
+        tl = services.timeline(game, player)
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(game)
+    at = services.point(tl, request.GET.get("at"))
+    rv = board.replay_view(game, player, tl, at)
+    if request.headers.get("X-Replay-Point"):
+        return HttpResponse(board.render_point(rv, get_token(request)))
+    sv = board.summary_view(game, tl, at)
+    html = board.render_replay(rv, sv, get_token(request))
+    ctx = {"game": game, "title": rv.title, "title_players": rv.title.split(" · ")[0]}
+    return render(request, "game/replay.html", {**ctx, "replay_html": html})
+
+
+def replay_scenario(request: HttpRequest, code: str) -> HttpResponse:
+    """A point of a finished game's replay as a scenario file (docs/scenarios.md)."""
+    game = get_object_or_404(Game, code=code)
+    try:
+        tl = services.timeline(game, current_player(request))
+        at = services.point(tl, request.GET.get("at"))
+        text = services.scenario_at(game, tl, at)
+    except services.ActionRefused as e:
+        return HttpResponse(e.message, status=400, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type="text/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="venture-{game.code}-{at}.yaml"'
+    return response
+
+
+@login_required
+@require_POST
+def replay_play_on(request: HttpRequest, code: str) -> HttpResponse:
+    """A new game from a point of a finished game's replay, hosted by the viewer."""
+    game = get_object_or_404(Game, code=code)
+    player = current_player(request)
+    assert player is not None
+    try:
+        new = services.play_on(game.pk, player, request.POST.get("at"))
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(f"{reverse('replay', args=[code])}?at={request.POST.get('at', '')}")
+    return redirect(new)
+
+
 # profiles ---------------------------------------------------------------------------------------
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)

@@ -105,6 +105,7 @@ def game_urls(code: str) -> GameUrls:
         rematch=url("rematch"),
         scenario_file=url("scenario_file"),
         lobby=reverse("lobby"),
+        replay=url("replay"),
     )
 
 

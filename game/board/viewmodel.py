@@ -295,6 +295,7 @@ class GameUrls:
     rematch: str
     scenario_file: str
     lobby: str
+    replay: str
 
 
 @dataclass(frozen=True)

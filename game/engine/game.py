@@ -236,6 +236,24 @@ class Engine:
         else:
             self.answer(player, answer)
 
+    @classmethod
+    def resumed(
+        cls, setup: GameSetup, state: GameState, answers: Sequence[tuple[str, Any]]
+    ) -> Engine:
+        """The game continued from `state`, a copy taken when the active player had just
+        received priority at the start of a step (engine/snapshots.py says when that is safe),
+        after `answers`."""
+        game = cls.__new__(cls)
+        game.setup = setup
+        game.state = state
+        game.answers = list(answers)
+        game.pending = None
+        serial = state.step_serial
+        game._gen = game._run(state.step, resume=True, opening=False)
+        game._step(None)
+        state.step_serial = serial  # resuming enters the step again; it was entered once
+        return game
+
     # views ------------------------------------------------------------------------------------
     def view_for(self, seat: str | None) -> dict[str, Any]:
         from .view import view_for

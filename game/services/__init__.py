@@ -14,7 +14,9 @@ modules behind it:
 - `pace`: the automatic answers of a seat that chose not to be asked, and its stops;
 - `presence`: connections, who is online, absences, what a page shows of each seat's time;
 - `broadcast`: telling a game's pages "version N" after commit;
-- `players`, `errors`: who is asking, and `ActionRefused`.
+- `players`, `errors`: who is asking, and `ActionRefused`;
+- `replays`, `replay_summary`: a game's replay for one viewer (snapshots, stepping, playing on
+  from a point) and the summary of a finished game.
 
 Dependencies run one way: views and consumers call this package, which calls the models, the
 engine and game/runtime, never the other way round.
@@ -55,9 +57,30 @@ from .presence import (
     viewer_disconnected,
     viewers_alive,
 )
+from .replay_summary import Summary, summary
+from .replays import (
+    PlayOn,
+    Timeline,
+    clear_timelines,
+    play_on,
+    play_on_offer,
+    point,
+    scenario_at,
+    timeline,
+)
 
 __all__ = [
     "ActionRefused",
+    "PlayOn",
+    "Summary",
+    "Timeline",
+    "clear_timelines",
+    "play_on",
+    "play_on_offer",
+    "point",
+    "scenario_at",
+    "summary",
+    "timeline",
     "ScenarioStart",
     "SeatTiming",
     "absences",
