@@ -123,7 +123,7 @@ def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as)
     assert hand["y"] < 2 * PHONE["height"]
     cards = page.locator("#hand .card")
     expect(cards).to_have_count(7)
-    first, last = cards.first.bounding_box(), cards.last.bounding_box()
+    first, last = box(page, "#hand .card:first-child"), box(page, "#hand .card:last-child")
     assert abs(first["y"] - last["y"]) < 1 and last["x"] > PHONE["width"]
     assert page.evaluate("document.querySelector('#hand .hand').scrollWidth") > PHONE["width"]
 
@@ -242,7 +242,7 @@ def test_maps_fit_the_phone_and_open_at_full_size(open_as):
     maps = page.locator("#maps .dungeon-map")
     expect(maps).to_have_count(2)
     for i in range(2):
-        m = maps.nth(i).bounding_box()
+        m = box(page, f"#maps .map-slot:nth-child({i + 1}) .dungeon-map")
         assert m["x"] >= 0 and m["x"] + m["width"] <= PHONE["width"]
     page.locator("#maps .map-slot[data-player=bob] [data-map-full]").click()
     full = page.locator("dialog.zoom[open] .dungeon-map")
