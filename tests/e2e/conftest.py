@@ -82,6 +82,25 @@ def browser(live_server_url):
     pw.stop()
 
 
+@pytest.fixture(autouse=True)
+def official_dungeons(request) -> None:
+    """Every browser test starts with the four official dungeons. Their rows come from a data
+    migration, and the flush after a transactional test empties the table (pytest-django's
+    serialized rollback does not restore them here): without this, a test that runs after
+    another one meets only the dungeons that test made, and a game with one dungeon chooses it
+    without asking."""
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    request.getfixturevalue("transactional_db")
+    from dungeons.models import DungeonCard
+    from dungeons.official import official_dungeon_dicts
+    from dungeons.storage import save_dungeon
+
+    if DungeonCard.objects.filter(official=True).count() < len(official_dungeon_dicts()):
+        for data in official_dungeon_dicts():
+            save_dungeon(data, official=True, note="e2e: the official dungeons again")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
