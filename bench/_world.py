@@ -14,7 +14,7 @@ class World:
     """Players with sessions and started games, written straight into the servers' database
     (this process runs Django with the servers' settings)."""
 
-    DECKS = ("Varis (green-white)", "Crawlers (black-red-blue)", "The initiative (white-black)")
+    DECKS = ("Varis (green-white)", "Crawlers (black-red)", "The initiative (white-black)")
 
     def __init__(self, seed: int) -> None:
         from game import services

@@ -1,31 +1,48 @@
-"""Admin for dungeon cards: rooms inline, each with its ability as a form per effect step
-(django-nested-admin), the arrows as room names, a check of the whole dungeon before saving,
-every saved version kept and restorable, duplicate as custom, YAML import and export."""
+"""The dungeon editor, in the admin: rooms inline, each with its ability as steps
+(django-nested-admin); each step shows only its operation's fields (swapped in with htmx when the
+operation changes); a room's exits are picked from the dungeon's other rooms; a live map preview
+with every problem of the unsaved dungeon; every saved version kept and restorable; an edited
+official dungeon restored to its printed version in one click, and never deleted; "Try it"
+(a practice game, game/views.py); duplicate as custom; YAML import and export."""
 
 from __future__ import annotations
+
+import re
 
 import nested_admin
 import yaml
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from .forms import EffectStepForm, ImportForm, RoomForm, RoomFormSet
-from .models import DungeonCard, DungeonRevision, EffectStep, Room, RoomExit
-from .storage import record_revision, restore_revision, save_dungeon
+from .forms import DungeonCardForm, EffectStepForm, ImportForm, RoomForm, RoomFormSet
+from .models import EDITED_SUFFIX, DungeonCard, DungeonRevision, EffectStep, Room, RoomExit
+from .preview import editor_preview
+from .steps import ALL_PARAMS
+from .storage import record_revision, restore_printed, restore_revision, save_dungeon
+
+STEP_PREFIX = re.compile(r"^rooms-\d+-steps-(\d+|__prefix__)$")
 
 
-class EffectStepInline(nested_admin.NestedTabularInline):
+class EffectStepInline(nested_admin.NestedStackedInline):
     model = EffectStep
     form = EffectStepForm
     extra = 0
     sortable_field_name = "position"
-    verbose_name = "effect step"
-    verbose_name_plural = "ability (effect steps, in order)"
+    fields = ["position", "op", *ALL_PARAMS]
+    fieldset_template = "admin/dungeons/step_fieldset.html"
+    verbose_name = "step"
+    verbose_name_plural = "ability: its steps, in order"
 
 
 class RoomInline(nested_admin.NestedStackedInline):
@@ -36,6 +53,8 @@ class RoomInline(nested_admin.NestedStackedInline):
     sortable_field_name = "position"
     inlines = [EffectStepInline]
     fields = ["position", "name", "text", "leads_to"]
+    fieldset_template = "admin/dungeons/room_fieldset.html"
+    verbose_name_plural = "rooms (the first is the top room)"
 
 
 class RevisionInline(nested_admin.NestedTabularInline):
@@ -45,6 +64,7 @@ class RevisionInline(nested_admin.NestedTabularInline):
     fields = ["created", "author", "note", "restore"]
     readonly_fields = ["created", "author", "note", "restore"]
     verbose_name_plural = "saved versions (newest first)"
+    classes = ["collapse"]
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
@@ -57,37 +77,74 @@ class RevisionInline(nested_admin.NestedTabularInline):
 
 @admin.register(DungeonCard)
 class DungeonCardAdmin(nested_admin.NestedModelAdmin):
-    list_display = ["name", "subtype", "official", "room_count"]
+    form = DungeonCardForm
+    list_display = ["name", "kind", "subtype", "room_count"]
     list_filter = ["official", "subtype"]
     search_fields = ["name"]
-    fields = ["name", "subtype", "text", "official"]
-    readonly_fields = ["official"]
+    fields = ["name", "subtype", "text"]
     inlines = [RoomInline, RevisionInline]
-    actions = ["duplicate_as_custom"]
+    actions = ["duplicate_as_custom", "restore_printed_versions"]
     change_form_template = "admin/dungeons/dungeoncard/change_form.html"
     change_list_template = "admin/dungeons/dungeoncard/change_list.html"
+    delete_selected_confirmation_template = (
+        "admin/dungeons/dungeoncard/delete_selected_confirmation.html"
+    )
 
     @admin.display(description="rooms")
     def room_count(self, card: DungeonCard) -> int:
         return card.rooms.count()
 
+    @admin.display(description="card")
+    def kind(self, card: DungeonCard) -> str:
+        if not card.official:
+            return "Custom"
+        if card.is_edited():
+            return f"Official, edited (games call it “{card.name}{EDITED_SUFFIX}”)"
+        return "Official, as printed"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: DungeonCard | None = None):  # noqa: ANN201
+        # An official card keeps its printed name: its printed version is found by it, and an
+        # edited one is named "… (edited)" in games. Duplicate it to make a new dungeon.
+        return ["name"] if obj is not None and obj.official else []
+
+    # official dungeons are never deleted ------------------------------------------------------
+    def has_delete_permission(self, request: HttpRequest, obj: DungeonCard | None = None) -> bool:
+        if obj is not None and obj.official:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs, request: HttpRequest):  # noqa: ANN001, ANN201
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        official = [o for o in objs if isinstance(o, DungeonCard) and o.official]
+        if official:
+            # Refused on the confirmation page and on its POST (Django's delete_selected
+            # deletes nothing while anything is protected).
+            protected = [o.name for o in official]
+            perms_needed = set()
+        return deleted, counts, perms_needed, protected
+
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        if queryset.filter(official=True).exists():
+            raise PermissionDenied("Official dungeons can't be deleted.")
+        super().delete_queryset(request, queryset)
+
+    def delete_model(self, request: HttpRequest, obj: DungeonCard) -> None:
+        if obj.official:
+            raise PermissionDenied("Official dungeons can't be deleted.")
+        super().delete_model(request, obj)
+
     def get_urls(self):  # noqa: ANN201
+        def view(fn, name: str, route: str):  # noqa: ANN001, ANN202
+            return path(route, self.admin_site.admin_view(fn), name=f"dungeons_dungeoncard_{name}")
+
         extra = [
-            path(
-                "<int:card_id>/restore/<int:revision_id>/",
-                self.admin_site.admin_view(self.restore_view),
-                name="dungeons_dungeoncard_restore",
-            ),
-            path(
-                "<int:card_id>/export/",
-                self.admin_site.admin_view(self.export_view),
-                name="dungeons_dungeoncard_export",
-            ),
-            path(
-                "import/",
-                self.admin_site.admin_view(self.import_view),
-                name="dungeons_dungeoncard_import",
-            ),
+            view(self.restore_view, "restore", "<int:card_id>/restore/<int:revision_id>/"),
+            view(self.restore_printed_view, "restore_printed", "<int:card_id>/restore-printed/"),
+            view(self.export_view, "export", "<int:card_id>/export/"),
+            view(self.import_view, "import", "import/"),
+            view(self.preview_view, "preview", "preview/"),
+            view(self.preview_view, "preview_change", "<int:card_id>/preview/"),
+            view(self.step_fields_view, "step_fields", "step-fields/"),
         ]
         return extra + super().get_urls()
 
@@ -96,7 +153,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
         with transaction.atomic():
             super().save_related(request, form, formsets, change)
             card = form.instance
-            # The arrows are edited as room names on each room form.
+            # The arrows are picked on each room form, by the rooms' names.
             RoomExit.objects.filter(from_room__dungeon=card).delete()
             rooms = {r.name: r for r in card.rooms.all()}
             for formset in formsets:
@@ -110,9 +167,77 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
                         RoomExit.objects.create(
                             from_room=room_form.instance, to_room=rooms[name], position=i
                         )
-            record_revision(card, author=request.user, note="saved in the admin")
+            record_revision(card, author=request.user, note="saved in the editor")
+
+    def render_change_form(self, request: HttpRequest, context, *args, **kwargs):  # noqa: ANN001, ANN201
+        original = context.get("original")
+        if original is not None:
+            preview = reverse("admin:dungeons_dungeoncard_preview_change", args=[original.pk])
+        else:
+            preview = reverse("admin:dungeons_dungeoncard_preview")
+        context["preview_url"] = preview
+        context["step_fields_url"] = reverse("admin:dungeons_dungeoncard_step_fields")
+        context["edited_official"] = original is not None and original.is_edited()
+        context["edited_name"] = (original.name + EDITED_SUFFIX) if original else ""
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    # the live editor ------------------------------------------------------------------------------
+    def preview_view(self, request: HttpRequest, card_id: int | None = None) -> HttpResponse:
+        """The map and every problem of the dungeon as the unsaved form describes it (POSTed
+        by the editor as it changes); nothing is saved."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        card = get_object_or_404(DungeonCard, pk=card_id) if card_id else None
+        allowed = (
+            self.has_change_permission(request, card) if card else self.has_add_permission(request)
+        )
+        if not allowed:
+            raise PermissionDenied
+        card_form = self.get_form(request, card, change=card is not None)(
+            request.POST, request.FILES, instance=card
+        )
+        card_form.is_valid()
+        formsets, _ = self._create_formsets(request, card_form.instance, change=card is not None)
+        rooms = next(f for f in formsets if isinstance(f, RoomFormSet))
+        return render(request, "dungeons/_editor_preview.html", editor_preview(card_form, rooms))
+
+    def step_fields_view(self, request: HttpRequest) -> HttpResponse:
+        """The fields of one operation for the step `prefix` (swapped in when its operation
+        changes), required ones first."""
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        prefix = request.GET.get("prefix", "")
+        if not STEP_PREFIX.match(prefix):
+            return HttpResponseBadRequest("prefix: a step's form prefix, rooms-N-steps-M")
+        form = EffectStepForm(prefix=prefix, initial={"op": request.GET.get("op", "")})
+        return render(request, "admin/dungeons/_step_params.html", {"form": form})
 
     # extra views -------------------------------------------------------------------------------
+    def restore_printed_view(self, request: HttpRequest, card_id: int) -> HttpResponse:
+        card = get_object_or_404(DungeonCard, pk=card_id, official=True)
+        if not self.has_change_permission(request, card):
+            raise PermissionDenied
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        restore_printed(card, author=request.user)
+        self.message_user(request, f"{card.name} is the printed card again.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:dungeons_dungeoncard_change", args=[card.pk]))
+
+    @admin.action(description="Restore the printed version (official dungeons)")
+    def restore_printed_versions(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        for card in queryset:
+            if not card.official:
+                self.message_user(
+                    request,
+                    f"{card.name} is a custom dungeon: it has no printed version.",
+                    messages.WARNING,
+                )
+            elif card.is_edited():
+                restore_printed(card, author=request.user)
+                self.message_user(request, f"{card.name} is the printed card again.")
+
     def restore_view(self, request: HttpRequest, card_id: int, revision_id: int) -> HttpResponse:
         card = get_object_or_404(DungeonCard, pk=card_id)
         if not self.has_change_permission(request, card):
@@ -174,6 +299,8 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
 
     @admin.action(description="Duplicate as custom")
     def duplicate_as_custom(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        if not self.has_add_permission(request):
+            raise PermissionDenied
         for card in queryset:
             data = card.to_dict()
             name = f"{card.name} (custom)"

@@ -18,7 +18,12 @@ from game.engine.dungeon import DungeonSpec, dungeon_from_dict
 from game.engine.effects import STEP_CHOICES
 from game.engine.targets import TARGET_KINDS
 
+from .official import printed_dungeon
 from .steps import ALL_PARAMS, data_ops, fields_to_step
+from .wording import sentence
+
+# How a game names an official dungeon that has been edited ("Lost Mine of Phandelver (edited)").
+EDITED_SUFFIX = " (edited)"
 
 
 def _choices(values: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
@@ -61,6 +66,25 @@ class DungeonCard(models.Model):
     def to_spec(self) -> DungeonSpec:
         return dungeon_from_dict(self.to_dict())
 
+    # official cards: the printed version, and whether this one still is it -----------------------
+    def printed(self) -> dict[str, Any] | None:
+        """The printed version of an official dungeon (dungeons/data/), None for a custom one."""
+        return printed_dungeon(self.name) if self.official else None
+
+    def is_edited(self) -> bool:
+        """An official dungeon that is no longer as printed."""
+        printed = self.printed()
+        return printed is not None and self.to_dict() != printed
+
+    def as_played(self) -> dict[str, Any]:
+        """The copy a new game takes: an edited official dungeon is named as such in the game
+        (its map, the log, the choice of dungeon), so nobody takes it for the printed card."""
+        data = self.to_dict()
+        printed = self.printed()
+        if printed is not None and data != printed:  # is_edited(), reading the rooms once
+            data["name"] = self.name + EDITED_SUFFIX
+        return data
+
 
 class Room(models.Model):
     dungeon = models.ForeignKey(DungeonCard, related_name="rooms", on_delete=models.CASCADE)
@@ -75,7 +99,7 @@ class Room(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.dungeon.name})"
+        return self.name
 
 
 class RoomExit(models.Model):
@@ -155,7 +179,7 @@ class EffectStep(models.Model):
         ordering = ["room", "position"]
 
     def __str__(self) -> str:
-        return self.op
+        return sentence(self.to_step())
 
     def to_step(self) -> dict[str, Any]:
         return fields_to_step({"op": self.op, **{k: getattr(self, k) for k in ALL_PARAMS}})

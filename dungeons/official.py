@@ -6,6 +6,7 @@ migration all read the same files through it.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,3 +41,11 @@ def official_dungeons() -> dict[str, DungeonSpec]:
     """The four official dungeons by name, in printed-set order."""
     specs = [dungeon_from_dict(d) for d in official_dungeon_dicts()]
     return {s.name: s for s in specs}
+
+
+def printed_dungeon(name: str) -> dict[str, Any] | None:
+    """A copy of the printed version of the official dungeon `name` (None if there is none)."""
+    for data in official_dungeon_dicts():
+        if data["name"] == name:
+            return copy.deepcopy(data)
+    return None

@@ -61,3 +61,11 @@ def restore_revision(revision: DungeonRevision, *, author: Any = None) -> Dungeo
         author=author,
         note=f"restored the version of {revision.created:%Y-%m-%d %H:%M}",
     )
+
+
+def restore_printed(card: DungeonCard, *, author: Any = None) -> DungeonCard:
+    """Put an official dungeon back as printed (dungeons/data/), recorded as a new revision."""
+    printed = card.printed()
+    if printed is None:
+        raise ValueError(f"{card.name} is not an official dungeon: it has no printed version")
+    return save_dungeon(printed, official=True, author=author, note="restored the printed version")

@@ -21,6 +21,7 @@ from django.contrib.auth.password_validation import validate_password
 
 from game.decklists import DeckError, parse_decklist
 from game.decks import STARTER_DECKS
+from game.engine.stops import stop_key_problem
 from game.scenario.loader import MAX_FILE_BYTES
 
 from .models import Seat
@@ -31,11 +32,21 @@ class BadAction(ValueError):
     pass
 
 
-KINDS = ("answer", "concede", "pace", "claim")
+KINDS = ("answer", "concede", "pace", "claim", "rematch", "decline_rematch")
 # Every field a game form sends; htmx's ws extension adds HEADERS (htmx 4: headers), a plain
 # POST adds the CSRF token. Anything else is refused, so a typo or a probe is told, not ignored.
 FIELDS = frozenset(
-    {"action", "version", "action_id", "option", "multi", "full_control", "pass_until"}
+    {
+        "action",
+        "version",
+        "action_id",
+        "option",
+        "multi",
+        "full_control",
+        "pass_until",
+        "stop",
+        "stop_on",
+    }
 )
 IGNORED = frozenset({"HEADERS", "headers", "csrfmiddlewaretoken"})
 MAX_FIELDS = 120  # an ordering of every card in a hand and more; far beyond a real form
@@ -51,6 +62,8 @@ class Action:
     action_id: str = ""
     full_control: bool | None = None
     pass_until: str | None = None
+    stop: str | None = None  # a stop key (engine/stops.py), with stop_on
+    stop_on: bool | None = None
 
 
 def _one(data: Mapping[str, Any], key: str) -> Any:
@@ -96,8 +109,19 @@ def parse_action(data: Mapping[str, Any]) -> Action:
             if not isinstance(pass_until, str) or pass_until not in dict(Seat.PASS_MODES):
                 raise BadAction(f"Unknown pass mode {repr(pass_until)[:40]}.")
             action.pass_until = pass_until
-        if action.full_control is None and action.pass_until is None:
-            raise BadAction("A pace change names full_control or pass_until.")
+        stop = _one(data, "stop")
+        if stop is not None:
+            problem = stop_key_problem(stop)
+            if problem is not None:
+                raise BadAction(problem)
+            stop_on = _one(data, "stop_on")
+            if stop_on not in ("on", "off"):
+                raise BadAction("stop_on is on or off.")
+            action.stop, action.stop_on = stop, stop_on == "on"
+            if action.full_control is not None or action.pass_until is not None:
+                raise BadAction("A stop is changed on its own, without full_control or pass_until.")
+        if action.full_control is None and action.pass_until is None and action.stop is None:
+            raise BadAction("A pace change names full_control, pass_until or a stop.")
     return action
 
 
@@ -205,9 +229,11 @@ class CreateGameForm(DeckChoiceForm):
     custom_dungeons = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Custom dungeons players may also enter",
-        help_text="The three official dungeons (and Undercity, through the initiative) can "
-        "always be entered; tick custom dungeons made in the admin to allow them too.",
+        label="Custom dungeons (optional)",
+        help_text="Whenever a player ventures into the dungeon, they choose a dungeon to enter: "
+        "the three official ones always (and Undercity through the initiative). A custom "
+        "dungeon is one a dungeon designer made in the dungeon editor; tick it to let both "
+        "players choose it too. Games keep the dungeons as they are now.",
     )
     clock_minutes = forms.IntegerField(
         required=False,

@@ -43,6 +43,9 @@ class Player(models.Model):
     last_decklist = models.TextField(
         blank=True, default="", help_text="The last deck this player imported, to offer again."
     )
+    # The steps where the pace feature stops this player (engine/stops.py keys such as
+    # "mine:end"), kept across games; None until they change one: the defaults then.
+    stops = models.JSONField(null=True, blank=True, default=None)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -170,6 +173,8 @@ class Seat(models.Model):
     clock_ms = models.BigIntegerField(null=True, blank=True)
     # When this seat's last websocket closed (None while connected, or never connected).
     offline_since = models.DateTimeField(null=True, blank=True)
+    # Once the game is over: this seat offers a rematch (it starts when the other seat accepts).
+    rematch_offered = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "position"]

@@ -15,14 +15,16 @@ from django.contrib.auth import get_user_model, login, logout, update_session_au
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Count, Exists, F, OuterRef, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from game.board.memos import card_info
 from game.decks import STARTER_DECKS
+from game.engine.cards import CARDS, TOKENS
 
 from . import board, services
 from .forms import (
@@ -249,6 +251,25 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "game/game.html", ctx)
 
 
+def card_texts(request: HttpRequest) -> HttpResponse:
+    """Every card and token of the pool with its printed face, for the zoom panel
+    (static/js/zoom.js): public, the same for every game, so cached by the browser."""
+    cards = {}
+    for name in [*TOKENS, *CARDS]:
+        info = card_info(name)
+        pt = f"{info.power}/{info.toughness}" if info.power is not None else None
+        cards[name] = {
+            "cost": list(info.cost),
+            "type": info.type_line,
+            "text": info.text,
+            "pt": pt,
+            "colors": info.colors,
+        }
+    response = JsonResponse(cards)
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
 def watch_game(request: HttpRequest, code: str) -> HttpResponse:
     """The watch link: anyone may follow a game as a spectator (both boards, no hand, no
     prompt), whoever they are logged in as; its websocket serves the spectator's view only."""
@@ -338,6 +359,58 @@ def scenario_file(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+# replays ----------------------------------------------------------------------------------------
+def replay(request: HttpRequest, code: str) -> HttpResponse:
+    """A game's replay at one point (`?at=N`: after N answers; the last one by default), as the
+    viewer may see it (services.replays). Asked for by static/js/replay.js (the header
+    `X-Replay-Point`), only the part that changes from point to point."""
+    # The setup is read only to build the replay, once (a step reads the process's timeline).
+    game = get_object_or_404(Game.objects.defer(*Game.BULKY), code=code)
+    player = current_player(request)
+    try:
+        tl = services.timeline(game, player)
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(game)
+    at = services.point(tl, request.GET.get("at"))
+    rv = board.replay_view(game, player, tl, at)
+    if request.headers.get("X-Replay-Point"):
+        return HttpResponse(board.render_point(rv, get_token(request)))
+    sv = board.summary_view(game, tl, at)
+    html = board.render_replay(rv, sv, get_token(request))
+    ctx = {"game": game, "title": rv.title, "title_players": rv.title.split(" · ")[0]}
+    return render(request, "game/replay.html", {**ctx, "replay_html": html})
+
+
+def replay_scenario(request: HttpRequest, code: str) -> HttpResponse:
+    """A point of a finished game's replay as a scenario file (docs/scenarios.md)."""
+    game = get_object_or_404(Game, code=code)
+    try:
+        tl = services.timeline(game, current_player(request))
+        at = services.point(tl, request.GET.get("at"))
+        text = services.scenario_at(game, tl, at)
+    except services.ActionRefused as e:
+        return HttpResponse(e.message, status=400, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type="text/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="venture-{game.code}-{at}.yaml"'
+    return response
+
+
+@login_required
+@require_POST
+def replay_play_on(request: HttpRequest, code: str) -> HttpResponse:
+    """A new game from a point of a finished game's replay, hosted by the viewer."""
+    game = get_object_or_404(Game, code=code)
+    player = current_player(request)
+    assert player is not None
+    try:
+        new = services.play_on(game.pk, player, request.POST.get("at"))
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(f"{reverse('replay', args=[code])}?at={request.POST.get('at', '')}")
+    return redirect(new)
+
+
 # profiles ---------------------------------------------------------------------------------------
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
@@ -406,3 +479,24 @@ def my_profile(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
     assert player is not None
     return redirect(reverse("profile", args=[player.pk]))
+
+
+# the dungeon editor's "Try it" ------------------------------------------------------------------
+@login_required
+@require_POST
+def try_dungeon(request: HttpRequest, card_id: int) -> HttpResponse:
+    """A practice game about to venture into dungeon `card_id`, for a designer (staff who may
+    see dungeon cards); the dungeon as saved now, named as a game would name it."""
+    from dungeons.models import DungeonCard
+
+    if not (request.user.is_staff and request.user.has_perm("dungeons.view_dungeoncard")):
+        return HttpResponseForbidden("Only dungeon designers can try a dungeon.")
+    card = get_object_or_404(DungeonCard, pk=card_id)
+    player = current_player(request)
+    assert player is not None
+    try:
+        game = services.start_practice(player, card.as_played())
+    except services.ActionRefused as e:
+        messages.error(request, e.message)
+        return redirect(reverse("admin:dungeons_dungeoncard_change", args=[card.pk]))
+    return redirect(game)

@@ -5,7 +5,9 @@
 - `query.py`: the board's database reads (`load_board`: game, seats and presence in one query);
 - `memos.py`: every cache of the board (card info, maps, log lines, rendered HTML);
 - `render.py`: the Jinja2 rendering, the fragments sent over the websocket and the page's board;
-- `text.py`: the board's words (step names, waiting texts, clock faces).
+- `text.py`: the board's words (step names, waiting texts, clock faces);
+- `replay.py`, `lifechart.py`: the replay page of a game (one point for one viewer, the
+  controls, the summary of a finished game with its life chart).
 
 Callers use the names below (`board.render_board`, `board.load_board`, ...).
 """
@@ -28,6 +30,7 @@ from .render import (
     render_page_board,
     with_forms,
 )
+from .replay import render_point, render_replay, replay_url, replay_view, summary_view
 
 __all__ = [
     "FRAGMENTS",
@@ -43,5 +46,10 @@ __all__ = [
     "render_board",
     "render_fragment",
     "render_page_board",
+    "render_point",
+    "render_replay",
+    "replay_url",
+    "replay_view",
+    "summary_view",
     "with_forms",
 ]

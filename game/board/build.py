@@ -12,6 +12,7 @@ named.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -19,15 +20,18 @@ from django.conf import settings
 
 from dungeons.maplayout import DungeonMap, layout
 from game import services
+from game.engine.stops import destination
 from game.models import Game, Player, Seat
 
-from . import memos, query
-from .text import STEP_LABELS, clock_text, pass_text, pick_label, waiting_text
+from . import memos, query, whose
+from .division import division
+from .text import PREGAME_KINDS, STEP_LABELS, clock_text, pick_label, waiting_text
 from .viewmodel import (
     Absence,
     BoardView,
     Completed,
     Counter,
+    Division,
     HandCard,
     Keyword,
     Option,
@@ -48,8 +52,20 @@ if TYPE_CHECKING:
     from game.engine.game import Engine
     from game.services import SeatTiming
 
-LOG_LINES = 80  # the log panel shows the last 80 lines
+# The log is sent in two fragments: the older lines in chunks of LOG_CHUNK, a fragment that
+# changes once every LOG_CHUNK lines, and the newest (at least LOG_RECENT, fewer than
+# LOG_RECENT + LOG_CHUNK), the one that changes with every answer. So the whole log can be read
+# while an answer sends a few kB of it.
+LOG_CHUNK = 100
+LOG_RECENT = 20
 ObjActions = dict[int, tuple[Option, ...]]
+_NUMBERED = re.compile(r" #\d+$")  # the suffix that tells identical options apart
+# Decisions whose options are read as a whole (a division of damage among several objects):
+# shown in the prompt only, not as a button on the first object each names.
+LIST_ONLY = frozenset({"divide", "assign_combat_damage", "assign_combat_damage_part"})
+# Decisions whose first option is the usual answer (combat damage: lethal damage to each blocker
+# in order, the rest to the last one), said so on it; it is not styled as recommended.
+USUAL_FIRST = frozenset({"assign_combat_damage"})
 
 
 @dataclass(frozen=True)
@@ -61,6 +77,8 @@ class Snapshot:
     public_choice: tuple[str, tuple[str, ...]] | None  # the other seat's (kind, option labels)
     dungeons: dict[str, DungeonSpec]
     my_hand_ids: list[int]
+    pass_text: str  # the pass button's words: where passing takes the viewer
+    player_names: dict[str, str]  # engine name -> display name
 
 
 def board_view(
@@ -98,7 +116,8 @@ def board_view(
             **base, waiting_for_opponent=True, title="Waiting for an opponent · Venture"
         )
     with services.reading(game) as engine:
-        snap = _snapshot(engine, my_seat.engine_name if my_seat else None)
+        names = {s.engine_name: s.display_name for s in seat_views}
+        snap = _snapshot(engine, my_seat, names)
     return _started(game, base, seat_views, my_seat, snap)
 
 
@@ -121,7 +140,10 @@ def _started(
     top_side, bottom_side = (_side(game, s, snap, actions, holder) for s in (top, bottom))
     absent, wake_in = _absence_and_wake_up(game, seats)
     stack = tuple(_stack_item(item) for item in view["stack"])
-    lines = tuple(reversed(view["log"][-LOG_LINES:]))
+    log = view["log"]
+    split = max(0, len(log) - LOG_RECENT) // LOG_CHUNK * LOG_CHUNK
+    lines = tuple(reversed(log[split:]))
+    older = tuple(reversed(log[:split]))
     return BoardView(
         **base,
         waiting_for_opponent=False,
@@ -129,7 +151,7 @@ def _started(
         version=view["version"],
         wake_in=wake_in,
         absent=absent,
-        turn=_turn(view["turn"]),
+        turn=_turn(view["turn"], pending, my_seat),
         priority=holder,
         deciding=pending["player"] if pending else None,
         top=top_side,
@@ -140,11 +162,13 @@ def _started(
         room_choice_map=_room_choice_map(snap, my_seat),
         waiting=_waiting(pending, seats) if snap.prompt is None else None,
         stack=stack,
-        pass_text=pass_text(stack[0].name if stack else None),
+        pass_text=snap.pass_text,
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
         log=tuple(memos.log_line(line) for line in lines),
         log_lines=lines,
-        log_total=len(view["log"]),
+        log_total=len(log),
+        log_archive=memos.log_lines(older),
+        log_archive_lines=older,
         over=_over(game, view, seats, my_seat),
     )
 
@@ -162,36 +186,55 @@ def _seat_view(seat: Seat, is_viewer: bool, connected: bool, timing: SeatTiming)
         full_control=seat.full_control,
         # "pass until my next turn" -> "until my next turn"
         passing=seat.get_pass_until_display()[5:] if seat.pass_until else "",
+        stops=services.stops_of(seat),
+        rematch_offered=seat.rematch_offered,
         computer=seat.player.get_computer_level_display() if seat.player.is_computer else "",
     )
 
 
 # the engine's snapshot ---------------------------------------------------------------------------
-def _snapshot(engine: Engine, me: str | None) -> Snapshot:
+def _snapshot(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Snapshot:
+    me = my_seat.engine_name if my_seat else None
     view = engine.view_for(me)
     d = engine.pending
-    prompt = _prompt(d) if d is not None and me is not None and d.player == me else None
+    prompt = None
+    pass_words = "Pass"
+    if d is not None and my_seat is not None and d.player == me:
+        owners = whose.owners(engine.state, d, my_seat.engine_name, names)
+        prompt = _prompt(d, owners, division(d, owners, names))
+        if d.kind == "priority":
+            pass_words = destination(
+                engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control
+            )
     # The other seat's dungeon and room choices are public; view_for gives their options.
     theirs = view["pending"]
     public = None
     if theirs and theirs["player"] != me and "options" in theirs:
         public = (theirs["kind"], tuple(theirs["options"]))
     hand_ids = view["players"][me]["hand_ids"] if me is not None else []
-    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids)
+    return Snapshot(view, prompt, public, dict(engine.state.dungeons), hand_ids, pass_words, names)
 
 
-def _prompt(d: Decision) -> Prompt:
-    options = tuple(
-        Option(
-            id=o.id,
-            dom_id=f"opt-{i}",
-            label=o.label,
-            objs=tuple(o.objs),
-            mana=o.data == "mana",
-            text=o.data if isinstance(o.data, str) and o.data != "mana" else "",
+def _prompt(d: Decision, owners: dict[str, whose.Owned], split: Division | None = None) -> Prompt:
+    """The viewer's decision. Outside a priority decision an option that names objects or
+    players says whose they are ("your Goblin", "Bob's Varis", whose.py); each option names
+    its objects for the board's highlighting (`marks`) and gets a key of the keyboard."""
+    options = []
+    for i, o in enumerate(d.options):
+        owned = owners.get(o.id)
+        options.append(
+            Option(
+                id=o.id,
+                dom_id=f"opt-{i}",
+                label=o.label,
+                objs=tuple(o.objs),
+                mana=o.data == "mana",
+                text=o.data if isinstance(o.data, str) and o.data != "mana" else "",
+                display=(owned.display if owned else o.label)
+                + (" (the usual division)" if i == 0 and d.kind in USUAL_FIRST else ""),
+                marks=owned.marks if owned else " ".join(f"o{x}" for x in o.objs),
+            )
         )
-        for i, o in enumerate(d.options)
-    )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
     if d.kind == "priority":
         for o in options:
@@ -203,10 +246,17 @@ def _prompt(d: Decision) -> Prompt:
                 groups["play"].append(o)
             else:
                 groups["act"].append(o)
+        # The keys 1-9 go to the options in the order the panel shows them.
+        keyed = _with_keys(groups["play"] + groups["act"])
+        groups["play"], groups["act"] = keyed[: len(groups["play"])], keyed[len(groups["play"]) :]
+        options = groups["pass"] + keyed + groups["mana"]
+        options.sort(key=lambda o: int(o.dom_id[4:]))  # the engine's order for the rest
+    else:
+        options = _with_keys(options)
     return Prompt(
         kind=d.kind,
         text=d.prompt,
-        options=options,
+        options=tuple(options),
         pass_options=tuple(groups["pass"]),
         play_options=tuple(groups["play"]),
         act_options=tuple(groups["act"]),
@@ -216,23 +266,37 @@ def _prompt(d: Decision) -> Prompt:
         min=d.min_count,
         max=d.max_count,
         positions=tuple(range(1, len(options) + 1)),
+        division=split,
     )
+
+
+def _with_keys(options: list[Option]) -> list[Option]:
+    """The options with the keys 1-9, in order (passing has Space instead; a tenth has none)."""
+    keys = iter("123456789")
+    return [o if o.id == "pass" else replace(o, key=next(keys, "")) for o in options]
 
 
 def _obj_actions(prompt: Prompt | None) -> ObjActions:
     """Options tied to an object: buttons on the hand card or the permanent they name (in a
-    multi-select, the checkbox's label, with a short text)."""
+    multi-select, the checkbox's label, with a short text; a mana ability, the source's button
+    to tap it by hand: the mana waits in the pool for the next spell)."""
     found: dict[int, list[Option]] = {}
     if prompt is None:
         return {}
     for o in prompt.options:
-        if o.mana or not o.objs or prompt.multi or prompt.ordered:
+        if not o.objs or prompt.multi or prompt.ordered or prompt.kind in LIST_ONLY:
             continue
+        if o.mana:  # tapping a source by hand: a "tap" button on it, its cost as the title
+            cost = _NUMBERED.sub("", o.label.split(": ", 1)[-1])
+            short = "tap" if cost == "{T}" else cost
+            o = replace(o, short=short, text=f"{cost}: add its mana to your pool now")
+        elif prompt.kind != "priority":  # on the card itself its name goes without saying
+            o = replace(o, short=pick_label(prompt.kind, o.display))
         found.setdefault(o.objs[0], []).append(o)
     if prompt.multi:
         for o in prompt.options:
             for obj in o.objs[:1]:
-                short = pick_label(prompt.kind, o.label)
+                short = pick_label(prompt.kind, o.display)
                 found.setdefault(obj, []).append(replace(o, checkbox=True, short=short))
     return {obj: tuple(opts) for obj, opts in found.items()}
 
@@ -242,11 +306,19 @@ def _side(
     game: Game, seat: SeatView, snap: Snapshot, actions: ObjActions, holder: str | None
 ) -> Side:
     pv = snap.view["players"][seat.engine_name]
-    lands, creatures, others = _battlefield(pv["battlefield"], actions)
+    pending = snap.view["pending"]
+    # Before the first turn (the play/draw choice, mulligans) nobody's turn has begun.
+    pregame = bool(pending and pending["kind"] in PREGAME_KINDS)
+    is_active = snap.view["turn"]["active"] == seat.engine_name and not pregame
+    # Names of what a permanent may fight: the permanents on the battlefield and the players.
+    names: dict[int | str, str] = {
+        p["id"]: p["name"] for side in snap.view["players"].values() for p in side["battlefield"]
+    }
+    names.update(snap.player_names)
+    lands, creatures, others = _battlefield(pv["battlefield"], actions, is_active, names)
     dungeon = (pv["dungeon"]["name"], pv["dungeon"]["room"]) if pv["dungeon"] else None
     spec = snap.dungeons.get(dungeon[0]) if dungeon else None
     room = spec.rooms.get(dungeon[1]) if spec and dungeon else None
-    pending = snap.view["pending"]
     return Side(
         name=seat.engine_name,
         display_name=seat.display_name,
@@ -270,7 +342,7 @@ def _side(
         completed=tuple(Completed(c["dungeon"], c["turn"]) for c in pv["completed"]),
         dungeon_map=memos.side_map(game, spec, dungeon[1]) if spec and dungeon else None,
         dungeon_room_text=room.text if room else "",
-        is_active=snap.view["turn"]["active"] == seat.engine_name,
+        is_active=is_active,
         has_priority=holder == seat.engine_name,
         deciding=bool(pending and pending.get("player") == seat.engine_name),
         computer=seat.computer,
@@ -278,11 +350,27 @@ def _side(
 
 
 def _battlefield(
-    permanents: list[dict[str, Any]], actions: ObjActions
+    permanents: list[dict[str, Any]],
+    actions: ObjActions,
+    is_active: bool,
+    names: dict[int | str, str],
 ) -> tuple[tuple[Permanent, ...], tuple[Permanent, ...], tuple[Permanent, ...]]:
-    """A side's permanents as (lands, creatures, others)."""
+    """A side's permanents as (lands, creatures, others). Summoning sickness (CR 302.6) is
+    shown only where it matters: a creature of the player whose turn it is, that could attack
+    but for it; on the other player's turn it only keeps {T} abilities off, which the buttons
+    on it show."""
     lands, creatures, others = [], [], []
     for p in permanents:
+        if p["sick"] and (not is_active or "haste" in p["keywords"]):
+            p = {**p, "sick": False}
+        # Who fights whom, in words on the cards (the lines between them are drawn by the page):
+        # the names go into the permanent's view, so they are part of its memo key.
+        if p.get("blocks") is not None:
+            p = {**p, "blocks_name": names.get(p["blocks"], "")}
+        if p.get("attacks") is not None:
+            p = {**p, "attacks_name": names.get(p["attacks"], "")}
+        if p.get("blocked_by"):
+            p = {**p, "blocked_by_names": [names.get(b, "") for b in p["blocked_by"]]}
         acts = actions.get(p["id"], ())
         perm = _permanent(p, acts, None) if acts else _plain_permanent(p)
         if "Creature" in p["types"]:
@@ -337,6 +425,11 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
         attached_to=p.get("attached_to"),
         attacking=p.get("attacking"),
         blocking=p.get("blocking"),
+        attacks=p.get("attacks"),
+        blocks=p.get("blocks"),
+        blocks_name=p.get("blocks_name", ""),
+        attacks_name=p.get("attacks_name", ""),
+        blocked_by=tuple(p.get("blocked_by_names", ())),
         actions=actions,
         key=key,
     )
@@ -367,7 +460,8 @@ def _hand(
     for i, name in enumerate(names):
         obj_id = ids[i] if ids is not None and i < len(ids) else None
         acts = actions.get(obj_id, ()) if obj_id is not None else ()
-        cards.append(HandCard(name, memos.card_info(name), acts, None if acts else name))
+        key = None if acts else f"{name}#{obj_id}"
+        cards.append(HandCard(name, memos.card_info(name), acts, key, obj_id))
     return tuple(cards)
 
 
@@ -404,19 +498,35 @@ def _room_choice_map(snap: Snapshot, my_seat: SeatView | None) -> DungeonMap | N
     return layout(spec, current=dungeon["room"], room_options=options)
 
 
-def _turn(turn: dict[str, Any]) -> Turn:
+def _turn(turn: dict[str, Any], pending: dict[str, Any] | None, me: SeatView | None) -> Turn:
+    """The turn and its steps; for a player, the steps of the strip are their stops for the
+    turn being played (their own turn's, or the opponent's)."""
     step = turn["step"]
+    side = "mine" if me is not None and turn["active"] == me.engine_name else "theirs"
+    stops = me.stops if me is not None else None
+    if pending and pending["kind"] in PREGAME_KINDS:  # no turn has begun: no step is current
+        return Turn(
+            number=turn["number"],
+            active=turn["active"],
+            step="",
+            step_label=PREGAME_KINDS[pending["kind"]],
+            steps=memos.turn_steps(""),
+            pregame=True,
+        )
     return Turn(
         number=turn["number"],
         active=turn["active"],
         step=step,
         step_label=STEP_LABELS.get(step, step),
-        steps=memos.turn_steps(step),
+        steps=memos.turn_steps(step, side, stops),
+        stops_settable=stops is not None,
+        stop_side=side,
     )
 
 
 def _stack_item(item: dict[str, Any]) -> StackItem:
     return StackItem(
+        id=item["id"],
         name=item["name"],
         kind=item["kind"],
         controller=item["controller"],
@@ -451,12 +561,19 @@ def _over(
     else:
         headline = "The game is over"
     rematch = query.rematch_of(game)
+    other = next((s for s in seats if my_seat is None or s.pk != my_seat.pk), None)
     return Over(
         headline=headline,
         reason=game.end_reason or view["end_reason"],  # a time loss: the game says why
         you_won=my_seat is not None and winner == my_seat.engine_name,
         you_lost=my_seat is not None and winner not in (None, "draw", my_seat.engine_name),
         rematch_url=rematch.get_absolute_url() if rematch else None,
+        # A rematch is an offer the other player accepts (services.rematch).
+        offered_by_me=my_seat is not None and my_seat.rematch_offered,
+        offered_by=other.display_name
+        if my_seat is not None and other is not None and other.rematch_offered
+        else "",
+        opponent=other.display_name if my_seat is not None and other is not None else "",
     )
 
 

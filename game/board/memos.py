@@ -15,6 +15,7 @@ from django.urls import reverse
 from dungeons.maplayout import DungeonMap, layout
 from game.engine.cards import CARDS, TOKENS
 from game.engine.cards.base import CardDef
+from game.engine.stops import STOP_STEPS
 from game.runtime.lru import LRU
 
 from .text import STEP_LABELS, STEP_ORDER, mana_symbols, split_citation
@@ -45,6 +46,13 @@ def card_info(name: str) -> CardInfo:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def log_lines(lines: tuple[str, ...]) -> tuple[LogLine, ...]:
+    """The log's older lines, split once per distinct set (they change every hundred lines, and
+    a long game has thousands: one lookup per render instead of one per line)."""
+    return tuple(log_line(line) for line in lines)
+
+
 @functools.lru_cache(maxsize=8192)
 def log_line(line: str) -> LogLine:
     """A line of the game log, its rule citation apart: split once per distinct line (a new
@@ -52,9 +60,36 @@ def log_line(line: str) -> LogLine:
     return LogLine(*split_citation(line))
 
 
-@functools.cache  # one per step of the turn
-def turn_steps(current: str) -> tuple[Step, ...]:
-    return tuple(Step(s, STEP_LABELS[s], s == current) for s in STEP_ORDER)
+@functools.lru_cache(maxsize=4096)  # a step of the turn and a set of stops: few distinct
+def turn_steps(
+    current: str, side: str = "", stops: frozenset[str] | None = None
+) -> tuple[Step, ...]:
+    """The steps of the turn; with `stops` (the viewer's stop keys, engine/stops.py) and `side`
+    ("mine" or "theirs": whose turn it is for the viewer), each step where priority is given
+    is a stop the viewer can turn on or off for that side."""
+    if stops is None:
+        return tuple(Step(s, STEP_LABELS[s], s == current) for s in STEP_ORDER)
+    whose = "your turn" if side == "mine" else "the opponent's turn"
+    steps = []
+    for s in STEP_ORDER:
+        on = f"{side}:{s}" in stops
+        steps.append(
+            Step(
+                s,
+                STEP_LABELS[s],
+                s == current,
+                settable=s in STOP_STEPS,
+                stop=on,
+                stop_title=(
+                    f"you stop here on {whose}; click to pass through it"
+                    if on
+                    else f"click to stop here on {whose}"
+                )
+                if s in STOP_STEPS
+                else "",
+            )
+        )
+    return tuple(steps)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -70,6 +105,7 @@ def game_urls(code: str) -> GameUrls:
         rematch=url("rematch"),
         scenario_file=url("scenario_file"),
         lobby=reverse("lobby"),
+        replay=url("replay"),
     )
 
 

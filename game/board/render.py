@@ -27,7 +27,19 @@ from .viewmodel import HandCard, Permanent
 
 # The blocks of templates/jinja2/game/board.html that make up the live board, each the id of its
 # root.
-FRAGMENTS = ("topbar", "opponent", "me", "hand", "stack", "maps", "prompt", "pace", "log", "over")
+FRAGMENTS = (
+    "topbar",
+    "opponent",
+    "me",
+    "hand",
+    "stack",
+    "maps",
+    "prompt",
+    "pace",
+    "log",
+    "logarchive",
+    "over",
+)
 
 
 class Rendered(NamedTuple):
@@ -177,7 +189,15 @@ def _log_key(ctx: dict[str, Any]) -> Any:
     return (ctx["log_total"], ctx["log_lines"])  # (each line's hash is cached by its str)
 
 
-MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {"maps": _maps_key, "log": _log_key}
+def _log_archive_key(ctx: dict[str, Any]) -> Any:
+    return ctx["log_archive_lines"]
+
+
+MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "maps": _maps_key,
+    "log": _log_key,
+    "logarchive": _log_archive_key,
+}
 
 
 def render_fragment(name: str, ctx: dict[str, Any], blocks: Blocks | None = None) -> str:

@@ -22,9 +22,18 @@ STEP_LABELS = {
 }
 STEP_ORDER = tuple(STEP_LABELS)
 
+# The decisions made before the first turn begins (CR 103): the top bar names them instead of a
+# step of a turn that has not started.
+PREGAME_KINDS = {
+    "play_or_draw": "Choosing who plays first",
+    "mulligan": "Mulligans",
+    "mulligan_bottom": "Mulligans",
+}
+
 # What the other seat is told about a decision it can't see ("Bob is choosing a room").
 WAITING_TEXT = {
     "priority": "has priority",
+    "play_or_draw": "is choosing whether to play or draw",
     "mulligan": "is deciding whether to keep their hand",
     "mulligan_bottom": "is choosing cards to put on the bottom",
     "choose_dungeon": "is choosing a dungeon",
@@ -47,6 +56,8 @@ WAITING_TEXT = {
 }
 
 PICK_VERBS = {
+    "choose_targets": "target",
+    "cast_free": "cast",
     "declare_attackers": "attack",
     "discard": "discard",
     "sacrifice": "sacrifice",
@@ -56,6 +67,7 @@ PICK_VERBS = {
 _CITATION = re.compile(
     r"^(?P<text>.*?) \((?P<rule>(?:CR |AFR|Release|Undercity|CLB|Rulings?)[^()]*)\)$"
 )
+_NUMBERED = re.compile(r" (#\d+)(?: \([^()]*\))?$")
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
@@ -75,12 +87,15 @@ def waiting_text(name: str, kind: str) -> str:
 
 
 def pick_label(kind: str, label: str) -> str:
-    """The short text on a card for a multi-select option that names it."""
+    """The short text on a card for an option that names it (a multi-select's choice, or a
+    choice's button on the card itself: "target", "block Bob's Varis", "sacrifice #2")."""
     if kind == "declare_attackers" and " -> " in label:
         return "attack " + label.split(" -> ", 1)[1]
     if kind == "declare_blockers" and " blocks " in label:
         return "block " + label.split(" blocks ", 1)[1]
-    return PICK_VERBS.get(kind, "choose")
+    verb = PICK_VERBS.get(kind, "choose")
+    numbered = _NUMBERED.search(label)  # one of identical options ("Forest #2 (tapped)")
+    return f"{verb} {numbered[1]}" if numbered else verb
 
 
 def clock_text(ms: int | None) -> str:
@@ -93,8 +108,3 @@ def clock_text(ms: int | None) -> str:
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def pass_text(stack_top: str | None) -> str:
-    """The pass button's text: what passing does."""
-    return f"Pass (resolve {stack_top})" if stack_top else "Pass"

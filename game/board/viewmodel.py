@@ -42,6 +42,9 @@ class Option:
     objs: tuple[int, ...]  # the objects it names; a button goes on the first
     mana: bool  # a mana ability
     text: str  # the rules text shown as the button's title
+    display: str = ""  # the label as shown: whose each named thing is ("your Goblin")
+    marks: str = ""  # what it names on the board, for highlighting ("o12 s40 pbob", whose.py)
+    key: str = ""  # its key on the keyboard ("1".."9"), or ""
     checkbox: bool = False  # a multi-select's choice drawn on the card it names
     short: str = ""  # that choice's text on the card ("attack Bob")
 
@@ -62,6 +65,25 @@ class Prompt:
     min: int
     max: int
     positions: tuple[int, ...]  # 1..n, an ordering's choices
+    division: Division | None = None  # combat damage to divide: one amount per recipient
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    name: str  # as the viewer reads it ("Bob's Goblin", "Bob")
+    marks: str  # what to highlight on the board
+    usual: int  # its amount in the usual division
+
+
+@dataclass(frozen=True, slots=True)
+class Division:
+    """A division of combat damage as one amount per recipient (the page turns the amounts
+    into the option that has them; without JavaScript the options are listed)."""
+
+    total: int
+    recipients: tuple[Recipient, ...]
+    usual_id: str
+    legal_ids: str  # the options' ids, space-separated ("cd:1,4 cd:5,0 ...")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,18 +127,24 @@ class Permanent:
     attached_to: str | None
     attacking: bool | None
     blocking: bool | None
+    attacks: str | int | None  # the player or planeswalker (id) it attacks
+    blocks: int | None  # the attacker it blocks (its id)
+    blocks_name: str  # and its name
+    attacks_name: str  # the name of the player or planeswalker it attacks
+    blocked_by: tuple[str, ...]  # the names of its blockers, in order
     actions: tuple[Option, ...]
     key: bytes | None
 
 
 @dataclass(frozen=True, slots=True)
 class HandCard:
-    """A card in the viewer's hand; `key` as for a Permanent (the card's name)."""
+    """A card in the viewer's hand; `key` as for a Permanent (its name and object id)."""
 
     name: str
     info: CardInfo
     actions: tuple[Option, ...]
     key: str | None
+    obj_id: int | None = None  # its object id (the viewer's own hand: highlighting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +167,8 @@ class SeatView:
     clock_text: str
     full_control: bool
     passing: str  # what the pace feature passes until ("until my next turn"), or ""
+    stops: frozenset[str]  # where the pace feature stops the player ("mine:end", engine/stops.py)
+    rematch_offered: bool = False  # once the game is over: this seat offers a rematch
     computer: str = ""  # the computer's level ("Easy"), "" for a person
 
 
@@ -184,6 +214,9 @@ class Step:
     key: str
     label: str
     current: bool
+    settable: bool = False  # the viewer may turn a stop at this step on or off
+    stop: bool = False  # the viewer's pace feature stops there (this turn's set)
+    stop_title: str = ""  # what clicking it does
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +226,14 @@ class Turn:
     step: str
     step_label: str
     steps: tuple[Step, ...]
+    pregame: bool = False  # before the first turn: the play/draw choice, mulligans
+    stops_settable: bool = False  # the strip's steps are the viewer's stop toggles
+    stop_side: str = ""  # whose turn's stops they are: "mine" or "theirs"
 
 
 @dataclass(frozen=True, slots=True)
 class StackItem:
+    id: int
     name: str
     kind: str  # "spell" or "ability"
     controller: str
@@ -246,6 +283,9 @@ class Over:
     you_won: bool
     you_lost: bool
     rematch_url: str | None
+    offered_by_me: bool = False  # the viewer offered a rematch; the other seat has not answered
+    offered_by: str = ""  # the other player who offers the viewer a rematch, or ""
+    opponent: str = ""  # the viewer's opponent (their display name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +297,7 @@ class GameUrls:
     rematch: str
     scenario_file: str
     lobby: str
+    replay: str
 
 
 @dataclass(frozen=True)
@@ -297,6 +338,8 @@ class BoardView:
     log: tuple[LogLine, ...] = ()
     log_lines: tuple[str, ...] = field(default=(), repr=False)  # the raw lines: the log's memo key
     log_total: int = 0
+    log_archive: tuple[LogLine, ...] = ()  # the older lines, newest first (their own fragment)
+    log_archive_lines: tuple[str, ...] = field(default=(), repr=False)  # their memo key
     over: Over | None = None
 
     def context(self) -> dict[str, Any]:

@@ -288,7 +288,8 @@ def resolve_top(g: GameState) -> Gen:
         g.stack.remove(item)
         g.note(f"{item.name}'s condition is no longer true, so it does nothing", "CR 603.4")
         return
-    g.note(f"{item.name} resolves")
+    # "X resolves" as before (scenario files check it), the kind telling an ability from its spell.
+    g.note(f"{item.name} resolves" + (f" ({item.ability_kind})" if item.ability_kind else ""))
     ctx = Ctx(
         controller=item.controller,
         item=item,

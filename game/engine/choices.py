@@ -112,8 +112,11 @@ def choose_division(g: GameState, item: StackItem, refs: list[Ref], total: int) 
         reverse=True,
     )
     names = [ref_name(g, r) for r in refs]
+    # Each option names its recipients' objects in label order, so a scenario alias can stand
+    # for a name and the board can point at the cards.
+    objs = tuple(obj_id for r in refs for obj_id in ref_objs(r))
     options = [
-        Option(f"d{i}", ", ".join(f"{n} to {name}" for n, name in zip(s, names, strict=True)))
+        Option(f"d{i}", ", ".join(f"{n} to {name}" for n, name in zip(s, names, strict=True)), objs)
         for i, s in enumerate(splits)
     ]
     d = Decision(item.controller, "divide", f"{item.name}: divide {total} damage", options)

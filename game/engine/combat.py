@@ -1,11 +1,10 @@
-"""Combat (CR 506-511): declaring attackers and blockers, and combat damage."""
+"""Combat (CR 506-509): declaring attackers and blockers (damage: combat_damage.py)."""
 
 from __future__ import annotations
 
 from .choices import Gen
 from .continuous import chars
 from .decisions import Decision, Option
-from .effects import deal_damage
 from .state import Combat, GameState, Obj
 from .triggers import fire
 
@@ -100,7 +99,12 @@ def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
 
 
 def declare_blockers(g: GameState) -> Gen:
-    """CR 509.1: the defending player declares blockers; asked only when one can block."""
+    """CR 509.1: the defending player declares blockers; asked only when one can block.
+
+    The options are exactly the blocker -> attacker pairs that are legal on their own; what makes
+    a set of pairs illegal (one blocker for two attackers, CR 509.1a; menace, CR 702.110b) is
+    checked on the answer, named in the refusal, and published as the decision's `constraints`
+    so a board can refuse it before sending."""
     c = g.combat
     assert c is not None
     defender = g.opponent(g.active)
@@ -109,8 +113,9 @@ def declare_blockers(g: GameState) -> Gen:
     pairs = [(b, a) for b in able_blockers for a in attackers if can_block(g, b, a)]
     # Menace (CR 702.110b): blocking it takes two or more creatures, so with fewer possible
     # blockers no block of it can be declared and it isn't offered.
-    for a in attackers:
-        if "menace" in chars(g, a).keywords and sum(1 for _, x in pairs if x is a) < 2:
+    menace = [a for a in attackers if "menace" in chars(g, a).keywords]
+    for a in menace:
+        if sum(1 for _, x in pairs if x is a) < 2:
             pairs = [(b, x) for b, x in pairs if x is not a]
     if not pairs:
         return
@@ -118,18 +123,26 @@ def declare_blockers(g: GameState) -> Gen:
         Option(f"b{b.id}:{a.id}", f"{b.name} blocks {a.name}", (b.id, a.id), (b, a))
         for b, a in pairs
     ]
+    blockers_offered = {b.id for b, _ in pairs}
+    menace_offered = [a for a in menace if any(x is a for _, x in pairs)]
 
     def check(chosen: list[Option]) -> str | None:
-        used: set[int] = set()
+        blocks: dict[int, list[Obj]] = {}
         per_attacker: dict[int, int] = {}
         for opt in chosen:
             b, a = opt.data  # type: ignore[misc]
-            if b.id in used:
-                return f"{b.name} can block only one creature."
-            used.add(b.id)
+            blocks.setdefault(b.id, []).append(a)
             per_attacker[a.id] = per_attacker.get(a.id, 0) + 1
-        for a in attackers:
-            if "menace" in chars(g, a).keywords and per_attacker.get(a.id, 0) == 1:
+        for opt in chosen:
+            b = opt.data[0]  # type: ignore[index]
+            if len(blocks[b.id]) > 1:
+                names = " and ".join(x.name for x in blocks[b.id])
+                return (
+                    f"{b.name} can't block both {names}: a creature blocks only one attacker "
+                    "(CR 509.1a)."
+                )
+        for a in menace_offered:
+            if per_attacker.get(a.id, 0) == 1:
                 return (
                     f"{a.name} has menace: it can't be blocked except by two or more "
                     "creatures (CR 702.110b)."
@@ -139,12 +152,16 @@ def declare_blockers(g: GameState) -> Gen:
     answer = yield Decision(
         defender,
         "declare_blockers",
-        "Declare blockers (choose any number)",
+        "Declare blockers: each blocker blocks one attacker",
         options,
         multi=True,
         min_count=0,
-        max_count=len(options),
+        max_count=len(blockers_offered),
         check=check,
+        constraints={
+            "one_attacker_per_blocker": True,
+            "menace": [a.id for a in menace_offered],
+        },
     )
     chosen = [opt.data for opt in options if opt.id in set(answer)]
     if not chosen:
@@ -161,99 +178,3 @@ def declare_blockers(g: GameState) -> Gen:
         a = g.permanent(a_id)
         if a is not None:
             fire(g, "becomes_blocked", obj=a)
-
-
-def _defender_ref(g: GameState, defender: str | int) -> tuple[str, object]:
-    """What an unblocked attacker deals damage to: a player or the planeswalker it attacks."""
-    return ("obj", defender) if isinstance(defender, int) else ("player", defender)
-
-
-def has_first_strike_step(g: GameState) -> bool:
-    c = g.combat
-    if c is None:
-        return False
-    ids = set(c.attackers) | set(c.blocking)
-    return any(
-        {"first strike", "double strike"} & chars(g, o).keywords
-        for o in g.battlefield
-        if o.id in ids
-    )
-
-
-def combat_damage(g: GameState, first_strike: bool | None) -> None:
-    """Assign and deal combat damage simultaneously (CR 510).
-
-    `first_strike` True: the first-strike damage step; False: the regular step after one;
-    None: the only combat damage step. Damage among several blockers is assigned automatically in
-    declaration order, lethal damage to each before the next, the rest to the last blocker or,
-    with trample, to the player (docs/rules-coverage.md).
-    """
-    c = g.combat
-    assert c is not None
-
-    def deals(o: Obj) -> bool:
-        kw = chars(g, o).keywords
-        if first_strike is None:
-            return True
-        if first_strike:
-            return bool({"first strike", "double strike"} & kw)
-        return "double strike" in kw or o.id not in c.dealt_first_strike
-
-    events: list[tuple[Obj, tuple[str, object], int]] = []
-    for a_id, defender in list(c.attackers.items()):
-        a = g.permanent(a_id)
-        if a is None or not deals(a):
-            continue
-        ac = chars(g, a)
-        power = max(0, ac.power)
-        if power == 0:
-            continue
-        if a_id in c.blockers:
-            blockers = [g.permanent(b) for b in c.blockers[a_id]]
-            blockers = [b for b in blockers if b is not None]
-            remaining = power
-            for i, b in enumerate(blockers):
-                bc = chars(g, b)
-                lethal = 1 if "deathtouch" in ac.keywords else max(0, bc.toughness - b.damage)
-                last = i == len(blockers) - 1
-                give = (
-                    remaining if last and "trample" not in ac.keywords else min(remaining, lethal)
-                )
-                if give:
-                    events.append((a, ("obj", b.id), give))
-                remaining -= give
-            if remaining > 0 and ("trample" in ac.keywords):
-                events.append((a, _defender_ref(g, defender), remaining))
-        else:
-            events.append((a, _defender_ref(g, defender), power))
-    for b_id, a_id in list(c.blocking.items()):
-        b = g.permanent(b_id)
-        if b is None or not deals(b) or g.permanent(a_id) is None:
-            continue
-        power = max(0, chars(g, b).power)
-        if power:
-            events.append((b, ("obj", a_id), power))
-    if first_strike:
-        for o in g.battlefield:
-            in_combat = o.id in c.attackers or o.id in c.blocking
-            if in_combat and {"first strike", "double strike"} & chars(g, o).keywords:
-                c.dealt_first_strike.add(o.id)
-    hit_players: dict[str, set[str]] = {}
-    for source, ref, amount in events:
-        kw = chars(g, source).keywords
-        deal_damage(
-            g,
-            source.name,
-            source,
-            ref,  # type: ignore[arg-type]
-            amount,
-            combat=True,
-            deathtouch="deathtouch" in kw,
-            lifelink_to=source.controller if "lifelink" in kw else None,
-        )
-        if ref[0] == "player":
-            hit_players.setdefault(source.controller, set()).add(ref[1])  # type: ignore[arg-type]
-            fire(g, "combat_damage_player", source=source, player=ref[1], amount=amount)
-    from .initiative import combat_damage_to_holder
-
-    combat_damage_to_holder(g, hit_players)

@@ -85,8 +85,11 @@ def _compute_chars(g: GameState, obj: Obj) -> Chars:
             if e.affects == obj.id:
                 mods.append((e.timestamp, e, None))
         if "Creature" in card.types:
-            for _, st in g.player(obj.controller).emblems:
-                mods.append((0, st, obj))  # an emblem's static ability (CR 114.4)
+            # An emblem's static ability (CR 114.4), in timestamp order with the rest: the
+            # emblem's timestamp is its creation (CR 613.7, 613.7d), so it is newer than a "loses
+            # all abilities" applied before it (Ray of Frost) and older than one applied after.
+            for _, st, timestamp in g.player(obj.controller).emblems:
+                mods.append((timestamp, st, obj))
         if not mods and not obj.counters:
             return _base_chars(card)
     mods.sort(key=lambda m: m[0])

@@ -15,9 +15,14 @@ from dataclasses import dataclass, field
 class IllegalAnswer(ValueError):
     """An answer that the pending decision does not accept; the game is unchanged."""
 
-    def __init__(self, message: str, decision: Decision | None = None) -> None:
+    def __init__(
+        self, message: str, decision: Decision | None = None, *, list_options: bool = True
+    ) -> None:
+        # A refusal of a combination of legal options (one blocker for two attackers, menace)
+        # says only what is wrong: a list of the options with "choose 0 to 3 of them" after it
+        # would read as if the refused combination were allowed.
         legal = ""
-        if decision is not None:
+        if decision is not None and list_options:
             legal = " Legal options: " + ", ".join(o.label for o in decision.options)
             if decision.multi:
                 legal += f" (choose {decision.min_count} to {decision.max_count} of them)"
@@ -31,6 +36,9 @@ class Option:
     label: str
     objs: tuple[int, ...] = ()  # object ids the label names (so aliases can stand for names)
     data: object = None
+    # Labels this option had before, still accepted by scenario files, a public contract
+    # (docs/scenarios.md, "Option labels").
+    former: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -52,6 +60,9 @@ class Decision:
     ordered: bool = False  # the answer is an ordering of all options (first = top)
     check: Callable[[list[Option]], str | None] | None = None
     known: tuple[str, ...] = ()  # ids that are options whatever `source` lists (only if lazy)
+    # What a board needs beyond the options to offer only legal answers, e.g. for blocks which
+    # attackers need two or more blockers (menace); public data about the decision.
+    constraints: dict | None = None
     _options: list[Option] | None = field(default=None, repr=False)
     _by_id: dict[str, Option] = field(default_factory=dict, repr=False)
     _answered: bool = field(default=False, repr=False)
@@ -109,6 +120,12 @@ class Decision:
         chosen = [self.option(i) for i in ids]
         if len(set(ids)) != len(ids):
             raise IllegalAnswer("An option was chosen twice.", self)
+        # The decision's own rule first: "Gloom Stalker can't block both …" says what is wrong
+        # where "choose between 0 and 1 options" only counts.
+        if self.check is not None:
+            problem = self.check(chosen)
+            if problem:
+                raise IllegalAnswer(problem, self, list_options=False)
         if self.ordered:
             if len(ids) != len(self.options):
                 raise IllegalAnswer("Order every one of the options.", self)
@@ -117,24 +134,26 @@ class Decision:
                 f"Choose between {self.min_count} and {self.max_count} options, not {len(ids)}.",
                 self,
             )
-        if self.check is not None:
-            problem = self.check(chosen)
-            if problem:
-                raise IllegalAnswer(problem, self)
         return ids
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "player": self.player,
             "kind": self.kind,
             "prompt": self.prompt,
             "options": [o.label for o in self.options],
             "option_ids": [o.id for o in self.options],
+            # The objects each option names, in the order its label names them (a block:
+            # [blocker, attacker]), so a board can point at them.
+            "option_objs": [list(o.objs) for o in self.options],
             "multi": self.multi,
             "ordered": self.ordered,
             "min": self.min_count,
             "max": self.max_count,
         }
+        if self.constraints is not None:
+            out["constraints"] = self.constraints
+        return out
 
 
 def dedupe_labels(options: list[Option]) -> None:

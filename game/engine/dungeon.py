@@ -107,12 +107,12 @@ def validate_dungeon_dict(data: dict[str, Any]) -> list[str]:
     for targets in edges.values():
         for t in targets:
             incoming[t] += 1
-    tops = [n for n in names if incoming[n] == 0]
-    if names[0] in tops and len(tops) > 1:
-        for n in tops[1:]:
-            problems.append(f"Nothing leads to room {n!r}; only the top room may have no way in.")
-    elif names[0] not in tops:
+    # Each check reports on its own, so every problem shows at once (not one pass at a time).
+    if incoming[names[0]]:
         problems.append(f"The top room {names[0]!r} (the first listed) must have no arrow into it.")
+    for n in names[1:]:
+        if not incoming[n]:
+            problems.append(f"Nothing leads to room {n!r}; only the top room may have no way in.")
     # Cycles and reachability from the top room.
     state: dict[str, int] = {}
 

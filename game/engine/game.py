@@ -38,6 +38,9 @@ class GameSetup:
     # Games stored before object ids were given out in seat order replay with the order of
     # their position's mapping, as they were played (position.py, apply_position).
     position_in_mapping_order: bool = False
+    # The coin flip's winner chooses to play or draw (CR 103.1). Games stored before that was
+    # asked replay without the question, the winner playing first, as they were played.
+    play_or_draw: bool = True
 
 
 class Engine:
@@ -46,7 +49,16 @@ class Engine:
         self.state = GameState(setup.players, setup.seed, setup.dungeons)
         self.answers: list[tuple[str, Any]] = []
         self.pending: Decision | None = None
-        if setup.position is not None:
+        self._flip_winner = ""
+        if setup.position is not None and setup.position.get("deal"):
+            # A scenario that starts at the very beginning: its libraries are the decks.
+            decks = {
+                name: list(spec.get("library") or [])
+                for name, spec in (setup.position.get("setup") or {}).items()
+            }
+            self._deal(decks)
+            self._gen = self._run("untap", resume=False, opening=True)
+        elif setup.position is not None:
             from .position import apply_position
 
             start_step = apply_position(
@@ -65,10 +77,12 @@ class Engine:
             for name in decks.get(p.name, []):
                 p.library.append(Obj(g.new_id(), CARDS[name], p.name, p.name, "library"))
             shuffle(g, p.name)
-        # The coin flip decides who plays first (CR 103.1; its winner is taken to play first).
-        first = g.rng.choice([p.name for p in g.players])
-        g.active = g.first_player = first
-        g.note(f"{first} wins the coin flip and plays first", "CR 103.1")
+        # The coin flip (CR 103.1): its winner decides who plays first (`_play_or_draw`).
+        winner = g.rng.choice([p.name for p in g.players])
+        g.active = g.first_player = winner
+        self._flip_winner = winner
+        if not self.setup.play_or_draw:
+            g.note(f"{winner} wins the coin flip and plays first", "CR 103.1")
 
     def _run(
         self, start_step: str, *, resume: bool, opening: bool
@@ -76,11 +90,31 @@ class Engine:
         g = self.state
         try:
             if opening:
+                if self.setup.play_or_draw:
+                    yield from self._play_or_draw()
                 yield from self._mulligans()
                 g.note(f"Turn 1: {g.active}'s turn")
             yield from run_turns(g, start_step, resume)
         except GameOver:
             return
+
+    def _play_or_draw(self) -> Generator[Decision, Any, None]:
+        """CR 103.1: the winner of the coin flip decides which player takes the first turn; the
+        mulligans (CR 103.5) follow in that turn order."""
+        g = self.state
+        winner = self._flip_winner
+        other = g.opponent(winner)
+        g.note(f"{winner} wins the coin flip", "CR 103.1")
+        answer = yield Decision(
+            winner,
+            "play_or_draw",
+            f"You won the coin flip: play first, or draw and let {other} play first?",
+            [Option("play", "play"), Option("draw", "draw")],
+        )
+        first = winner if answer == "play" else other
+        g.active = g.first_player = first
+        chose = "to play first" if answer == "play" else f"to draw: {other} plays first"
+        g.note(f"{winner} chooses {chose}", "CR 103.1")
 
     def _mulligans(self) -> Generator[Decision, Any, None]:
         """London mulligan (CR 103.5): everyone draws seven; then, in turn order, each player
@@ -119,14 +153,15 @@ class Engine:
         for name in order:
             p = g.player(name)
             if not p.mulligans:
-                g.note(f"{name} keeps seven cards")
+                g.note(f"{name} keeps {len(p.hand)} cards")
                 continue
             chosen = yield from choose_objects(
                 g,
                 name,
                 list(p.hand),
                 p.mulligans,
-                f"Put {p.mulligans} card(s) on the bottom of your library",
+                f"Put {p.mulligans} card{'s' if p.mulligans != 1 else ''} on the bottom of "
+                "your library",
                 "mulligan_bottom",
             )
             for o in chosen:
@@ -169,8 +204,10 @@ class Engine:
             ids.append(by_label[label])
         self.answer(player, ids if (d.multi or d.ordered) else ids[0])
 
-    def concede(self, player: str) -> None:
-        """A player concedes (CR 104.3a); it is logged as an answer so replays keep it."""
+    def concede(self, player: str, *, line: str | None = None) -> None:
+        """A player concedes (CR 104.3a); it is logged as an answer so replays keep it. `line`
+        is the game log's words when the loss is not a concession as players say it (a time
+        loss, a claimed win); the rules treat them alike."""
         g = self.state
         if g.over:
             raise IllegalAnswer("The game is already over.")
@@ -181,19 +218,41 @@ class Engine:
         p.lost = True
         p.conceded = True
         p.loss_reason = "conceded"
-        g.note(f"{player} concedes", "CR 104.3a")
+        if line is None:
+            g.note(f"{player} concedes", "CR 104.3a")
+        else:
+            g.note(line)
         with contextlib.suppress(GameOver):
             end_game(g)
         self._gen.close()
         self.pending = None
 
-    def apply_logged(self, player: str, answer: Any) -> None:
+    def apply_logged(self, player: str, answer: Any, *, line: str | None = None) -> None:
         """Apply one entry of an answer log: an answer, or the `"!concede"` marker `concede`
-        writes (so a replay, or a catch-up from the log, reaches the same result)."""
+        writes (so a replay, or a catch-up from the log, reaches the same result); `line` as
+        `concede` takes it."""
         if answer == "!concede":
-            self.concede(player)
+            self.concede(player, line=line)
         else:
             self.answer(player, answer)
+
+    @classmethod
+    def resumed(
+        cls, setup: GameSetup, state: GameState, answers: Sequence[tuple[str, Any]]
+    ) -> Engine:
+        """The game continued from `state`, a copy taken when the active player had just
+        received priority at the start of a step (engine/snapshots.py says when that is safe),
+        after `answers`."""
+        game = cls.__new__(cls)
+        game.setup = setup
+        game.state = state
+        game.answers = list(answers)
+        game.pending = None
+        serial = state.step_serial
+        game._gen = game._run(state.step, resume=True, opening=False)
+        game._step(None)
+        state.step_serial = serial  # resuming enters the step again; it was entered once
+        return game
 
     # views ------------------------------------------------------------------------------------
     def view_for(self, seat: str | None) -> dict[str, Any]:

@@ -71,17 +71,14 @@ def plan_payment(
     cost: ManaCost,
     pool: dict[str, int],
     sources: list[ManaSource],
-    demand: dict[str, int] | None = None,
 ) -> tuple[dict[str, int], list[tuple[ManaSource, str]]] | None:
     """Find how to pay `cost`: mana from the pool first, then sources in rank order.
 
     Returns (mana taken from the pool, [(source, color it makes)]) or None when it can't be paid.
     Colored requirements are matched first with a small backtracking search, so a Forest is never
-    spent on generic mana while a green requirement is left to a Treasure. Within a rank,
-    generic mana comes first from sources whose colors are least in `demand` (the colored
-    symbols of the cards still in hand), so paying for one spell doesn't strand another.
+    spent on generic mana while a green requirement is left to a Treasure. Which sources to
+    keep for the cards still in hand is `best_payment`'s choice, made with this plan.
     """
-    demand = demand or {}
     pool = dict(pool)
     from_pool: dict[str, int] = {}
     need_colored: list[str] = []
@@ -101,7 +98,7 @@ def plan_payment(
             generic -= 1
     ordered = sorted(
         sources,
-        key=lambda s: (s.rank, max((demand.get(c, 0) for c in s.produces), default=0), s.obj_id),
+        key=lambda s: (s.rank, s.obj_id),
     )
     used: list[tuple[ManaSource, str]] = []
     taken: set[int] = set()
@@ -139,6 +136,92 @@ def plan_payment(
     if generic > 0:
         return None
     return from_pool, used
+
+
+# Keeping the hand castable ---------------------------------------------------------------------
+# The ways to pay compared are the minimal sets of sources that pay, sources alike (same mana,
+# amount and rank) taken as one kind. A board with more ways than this is paid by the ordered
+# plan above alone: the search is there for ordinary boards, never to be a cost of its own.
+MAX_WAYS = 400
+
+
+def best_payment(
+    cost: ManaCost,
+    pool: dict[str, int],
+    sources: list[ManaSource],
+    hand: list[tuple[ManaCost, ...]],
+) -> tuple[dict[str, int], list[tuple[ManaSource, str]]] | None:
+    """Among the legal ways to pay `cost`, one that leaves the most of `hand` (the cards still
+    in hand, each as the costs it may be cast for) castable: first the most cards whose
+    coloured symbols the mana left can still make, then the most cards it can pay whole, then
+    the fewest sources of a later rank used (lands before other permanents, Treasures last),
+    then the sources whose colours the hand's symbols ask for least.
+    Returns a plan as `plan_payment` does, or None when `cost` can't be paid."""
+    first = plan_payment(cost, pool, sources)
+    if first is None or not hand or not sources:
+        return first
+    from_pool, _ = first
+    need = cost.mana_value - sum(from_pool.values())
+    if need <= 0:
+        return first
+    pool_left = {c: n - from_pool.get(c, 0) for c, n in pool.items()}
+    demand: dict[str, int] = {}  # the coloured symbols of the hand, for the last tie-break
+    for faces in hand:
+        for color, n in faces[0].colored:
+            demand[color] = demand.get(color, 0) + n
+    kinds: dict[tuple[str, int, int], list[ManaSource]] = {}
+    for s in sorted(sources, key=lambda s: (s.rank, s.obj_id)):
+        kinds.setdefault((s.produces, s.amount, s.rank), []).append(s)
+    groups = list(kinds.values())
+    best: tuple[tuple[int, ...], tuple[dict[str, int], list[tuple[ManaSource, str]]]] | None = None
+    for counts in _ways(groups, need):
+        chosen = [s for group, n in zip(groups, counts, strict=True) for s in group[:n]]
+        plan = plan_payment(cost, pool, chosen)
+        if plan is None:
+            continue
+        used = {s.obj_id for s in chosen}
+        left = [s for s in sources if s.obj_id not in used]
+        score = (*_keeps(hand, pool_left, left), -sum(s.rank for s in chosen))
+        score += (-sum(max(demand.get(c, 0) for c in s.produces) for s in chosen),)
+        if best is None or score > best[0]:
+            best = (score, plan)
+    return best[1] if best is not None else first
+
+
+def _ways(groups: list[list[ManaSource]], need: int) -> list[tuple[int, ...]]:
+    """How many sources of each kind to use so that they make at least `need` mana and none of
+    them is spare (none at all when there are more than MAX_WAYS ways)."""
+    out: list[tuple[int, ...]] = []
+
+    def walk(i: int, counts: tuple[int, ...], made: int, smallest: int) -> None:
+        if made >= need:
+            if made - smallest < need:  # without its smallest source it would not pay
+                out.append(counts + (0,) * (len(groups) - i))
+            return
+        if i == len(groups) or len(out) > MAX_WAYS:
+            return
+        amount = groups[i][0].amount
+        for n in range(len(groups[i]) + 1):
+            walk(i + 1, counts + (n,), made + n * amount, min(smallest, amount) if n else smallest)
+            if made + n * amount >= need:
+                break  # more of this kind would be spare
+
+    walk(0, (), 0, 1 << 30)
+    return out if len(out) <= MAX_WAYS else []
+
+
+def _keeps(
+    hand: list[tuple[ManaCost, ...]], pool: dict[str, int], sources: list[ManaSource]
+) -> tuple[int, int]:
+    """How many cards of the hand (each the costs it may be cast for) the mana left could pay
+    for: their coloured symbols alone, and whole."""
+    colours = whole = 0
+    for faces in hand:
+        if any(plan_payment(ManaCost(0, c.colored), pool, sources) is not None for c in faces):
+            colours += 1
+            if any(plan_payment(c, pool, sources) is not None for c in faces):
+                whole += 1
+    return colours, whole
 
 
 def pool_text(pool: dict[str, int]) -> str:

@@ -1,14 +1,18 @@
 """Paying costs: mana abilities as sources, automatic payment, tapping by hand (CR 601.2g-h, 605).
 
-Automatic payment uses the mana pool, then lands, then other permanents' mana abilities, and
-sacrifices Treasures last (docs/scenarios.md, "Which choices are asked").
+Automatic payment spends the mana pool first, then chooses, among the legal ways to tap and
+sacrifice sources for the rest, one that leaves the most of the player's hand castable
+(`mana.best_payment`: colours first), lands before other permanents and Treasures last when that
+is all the same (docs/scenarios.md, "Which choices are asked"). Tapping by hand is a mana
+ability activated with priority before casting (CR 605.3a): the mana waits in the pool, which
+the payment spends first.
 """
 
 from __future__ import annotations
 
 from .cards.base import Activated
 from .continuous import chars
-from .mana import ManaCost, ManaSource, plan_payment
+from .mana import ManaCost, ManaSource, best_payment, plan_payment
 from .state import GameState, Obj
 from .zones import sacrifice
 
@@ -93,16 +97,19 @@ def activate_mana_ability(g: GameState, obj: Obj, index: int, color: str | None 
         sacrifice(g, obj)
 
 
+def _hand_costs(obj: Obj) -> tuple[ManaCost, ...]:
+    """The mana costs a card in hand may be cast for (its adventure too); a land has none."""
+    faces = [obj.card] + ([obj.card.adventure] if obj.card.adventure is not None else [])
+    return tuple(f.cost for f in faces if f.cost is not None and "Land" not in f.types)
+
+
 def pay_mana(g: GameState, player: str, cost: ManaCost | None, exclude: int | None = None) -> bool:
     """Pay `cost` automatically; returns False (and changes nothing) when it can't be paid."""
     if cost is None or cost.mana_value == 0:
         return True
     p = g.player(player)
-    demand: dict[str, int] = {}
-    for o in p.hand:
-        for color, n in o.card.cost.colored if o.card.cost else ():
-            demand[color] = demand.get(color, 0) + n
-    plan = plan_payment(cost, p.pool, mana_sources(g, player, exclude), demand)
+    hand = [faces for faces in map(_hand_costs, p.hand) if faces]
+    plan = best_payment(cost, p.pool, mana_sources(g, player, exclude), hand)
     if plan is None:
         return False
     _, used = plan

@@ -81,3 +81,8 @@ class KeyedStream(random.Random):
 
     def setstate(self, state: tuple[Any, ...]) -> None:
         self._key, self._counter, self._pool, self._pool_bits = state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # random.Random's own reduce calls the class without arguments; the key is one. (A copy
+        # of a game's state, engine/snapshots.py, copies its generator at the same place.)
+        return (KeyedStream, (self._key,), self.getstate())

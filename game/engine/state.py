@@ -99,7 +99,7 @@ class Player:
     initiative: bool = False
     ventures_this_turn: int = 0
     mulligans: int = 0
-    emblems: list[Any] = field(default_factory=list)  # (name, Static) pairs (CR 114)
+    emblems: list[Any] = field(default_factory=list)  # (name, Static, timestamp) (CR 114)
 
     def zone(self, name: str) -> list[Obj]:
         return {
@@ -133,6 +133,21 @@ class StackItem:
     optional: bool = False
     adventure: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ability_kind(self) -> str:
+        """ "triggered ability", "room ability" or "ability"; "" for a spell."""
+        if self.kind == "spell":
+            return ""
+        if self.dungeon_name:
+            return "room ability"
+        return "triggered ability" if "event" in self.extra else "ability"
+
+    @property
+    def label(self) -> str:
+        """The object as players name it (the pass button): a spell by its name, an ability by
+        its source ("Varis, Silverymoon Ranger's triggered ability")."""
+        return f"{self.name}'s {self.ability_kind}" if self.ability_kind else self.name
 
 
 @dataclass(slots=True, eq=False)

@@ -2,32 +2,85 @@
 
 Passing for a player only when they could do nothing would tell the opponent whether they hold
 something they can play: the game would pause on "bob has priority" exactly when bob has an
-instant. So whether a player is stopped depends on what both players can see: the stack, the
-step, whose turn it is, combat, the number of cards in the player's hand, and what the player can
-do with cards and permanents that are not in their hand. Never on what the hand holds.
+instant. So whether a player is stopped depends on what both players can see (the stack, the
+step, whose turn it is, combat, the number of cards in the player's hand, what the player can do
+with cards and permanents that are not in their hand) and on the player's own stop settings.
+Never on what the hand holds.
 
-A player holding cards is stopped in their own main phases when they have mana to spend or a
-land still to play (whatever the hand holds) and, when they have mana to spend, at the moments a
-card could matter, as MTGO's
-default stops are: a spell or ability the opponent put on the stack; the opponent's attack, once
-attackers are declared; every attack once blockers are declared (both players' combat tricks);
-the opponent's end step. Without mana (no
-untapped source, an empty pool: both public) nothing in a hand can be paid for, since every card
-of the pool costs at least one mana (`cheapest_from_hand`). A player with an empty hand is
-stopped only when a permanent or a card in a public zone gives them something to do besides
-making mana. "Full control" stops at every priority.
+A player is stopped at a *stop point* when they have the *means* to do something there:
+
+- stop points: a spell or ability the opponent controls on top of the stack; the opponent's
+  attack, once attackers are declared; and, with an empty stack, each step the player turned on
+  (a stop key `mine:<step>` for their own turn, `theirs:<step>` for the opponent's;
+  `DEFAULT_STOPS` until they change it). The player's own spell or ability on top of the stack
+  is never a stop point: it resolves unless the opponent responds (their own triggers with
+  nothing to choose resolve without asking).
+- means: a permanent or a card in a public zone offering something besides mana; or, holding
+  cards, mana to spend (an untapped source, mana in the pool: every card of the pool costs at
+  least one mana, `cheapest_from_hand`), or a land still to play in their own main phase.
+
+A stop point passed for want of means is explained in the log (`passed_because`). Every other
+decision than priority always asks; "Full control" (services/pace.py) stops at every priority.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from .cards import CARDS
 from .casting import LANDS_PER_TURN
+from .combat import can_attack
 from .decisions import Decision
-from .state import GameState
+from .state import MAIN_STEPS, STEPS, GameState
 
-MAIN_PHASES = ("precombat_main", "postcombat_main")
+# Steps where a player may get priority (CR 502.4: none in untap; 514.3: cleanup only rarely).
+STOP_STEPS = tuple(s for s in STEPS if s not in ("untap", "cleanup"))
+SIDES = ("mine", "theirs")
+STEP_LABELS = {
+    "upkeep": "upkeep",
+    "draw": "draw step",
+    "precombat_main": "main 1",
+    "beginning_of_combat": "combat",
+    "declare_attackers": "attackers",
+    "declare_blockers": "blockers",
+    "combat_damage": "combat damage",
+    "end_of_combat": "end of combat",
+    "postcombat_main": "main 2",
+    "end": "end step",
+}
+# Your main phases (to play lands and spells) and, in any attack, the moment blocks are known
+# (combat tricks). The opponent's end step is off: a turn where the opponent does nothing then
+# costs the other player no click; a player holding instants turns it on in the phase strip.
+DEFAULT_STOPS = frozenset(
+    {
+        "mine:precombat_main",
+        "mine:postcombat_main",
+        "mine:declare_blockers",
+        "theirs:declare_blockers",
+    }
+)
+ALL_STOP_KEYS = frozenset(f"{side}:{step}" for side in SIDES for step in STOP_STEPS)
+
+
+def stop_key_problem(key: object) -> str | None:
+    """Why `key` is not a stop key (None when it is one)."""
+    if isinstance(key, str) and key in ALL_STOP_KEYS:
+        return None
+    shown = repr(key)[:40]
+    return (
+        f"{shown} is not a stop: a stop is mine:<step> or theirs:<step>, the step one of "
+        + ", ".join(STOP_STEPS)
+        + "."
+    )
+
+
+def stops_from(stored: Iterable[str] | None) -> frozenset[str]:
+    """A player's stop set from what was stored (None: never changed, the defaults); keys that
+    are no longer stop keys are dropped."""
+    if stored is None:
+        return DEFAULT_STOPS
+    return frozenset(k for k in stored if k in ALL_STOP_KEYS)
 
 
 @functools.cache
@@ -51,32 +104,65 @@ def cheapest_from_hand() -> int:
     return least
 
 
-def stops_at(g: GameState, d: Decision) -> bool:
+def stops_at(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) -> bool:
     """Whether the player deciding `d` is asked rather than passed for (not in full control)."""
     if d.kind != "priority":
         return True
+    moment = stop_point(g, d.player, frozenset(stops))
+    return moment is not None and _lacks(g, d) is None
+
+
+def passed_because(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) -> str | None:
+    """The log's sentence when `d` is a stop point of its player passed for want of means (None
+    when it is not a stop point, or they are stopped). From public information only."""
+    if d.kind != "priority":
+        return None
+    moment = stop_point(g, d.player, frozenset(stops))
+    if moment is None:
+        return None
+    lacking = _lacks(g, d)
+    if lacking is None:
+        return None
+    return f"{d.player}'s priority is passed {moment}: {lacking}"
+
+
+def stop_point(g: GameState, player: str, stops: frozenset[str]) -> str | None:
+    """What makes this priority a stop point for `player` (words for the log), or None."""
+    if g.stack:
+        top = g.stack[-1]
+        if top.controller == player:
+            return None  # your own spell or ability resolves unless the opponent responds
+        return f"on {top.label}"
+    if g.active != player and g.step == "declare_attackers" and _attacking(g):
+        return "on the attack"
+    side = "mine" if g.active == player else "theirs"
+    if f"{side}:{g.step}" in stops:
+        return f"in {g.active}'s {STEP_LABELS[g.step]}"
+    return None
+
+
+def _lacks(g: GameState, d: Decision) -> str | None:
+    """What the player lacks to do anything now (None: they have the means), from the options
+    not sourced from the hand and the public counts."""
     player = d.player
     p = g.player(player)
     action, mana_source = _public_options(g, d)
     if action:
-        return True
+        return None
     if not p.hand:
-        return False
-    mana = mana_source or any(p.pool.values()) or cheapest_from_hand() == 0
-    if g.active == player and g.step in MAIN_PHASES and not g.stack:
-        return mana or p.lands_played < LANDS_PER_TURN
-    if not mana:
-        return False
-    if g.stack:
-        return g.stack[-1].controller != player  # respond to the opponent, not to yourself
-    attacking = g.combat is not None and bool(g.combat.attackers)
-    if g.step == "declare_blockers":  # blocks are known: both sides' combat tricks
-        return attacking
-    if g.active == player:
-        return False
-    if g.step == "declare_attackers":
-        return attacking
-    return g.step == "end"
+        return "no cards in hand and nothing to activate"
+    if mana_source or any(p.pool.values()) or cheapest_from_hand() == 0:
+        return None
+    own_main = g.active == player and g.step in MAIN_STEPS and not g.stack
+    if own_main and p.lands_played < LANDS_PER_TURN:
+        return None
+    if own_main:
+        return "no untapped mana source, and a land was already played this turn"
+    return "no untapped mana source (every card costs mana)"
+
+
+def _attacking(g: GameState) -> bool:
+    return g.combat is not None and bool(g.combat.attackers)
 
 
 def _public_options(g: GameState, d: Decision) -> tuple[bool, bool]:
@@ -93,3 +179,33 @@ def _public_options(g: GameState, d: Decision) -> tuple[bool, bool]:
         else:
             action = True
     return action, mana
+
+
+# the pass button's words ----------------------------------------------------------------------
+def destination(
+    g: GameState, player: str, stops: Iterable[str] = DEFAULT_STOPS, full_control: bool = False
+) -> str:
+    """Where passing priority now takes `player`, for the pass button: "Resolve Varis's
+    ability", "To combat", "To main 2", "To end of turn", "To your turn". From public
+    information and the player's own settings only; it assumes the opponent does nothing."""
+    if g.stack:
+        return f"Resolve {g.stack[-1].label}"
+    stop_set = frozenset(stops)
+    side = "mine" if g.active == player else "theirs"
+    later = STEPS[STEPS.index(g.step) + 1 :] if g.step in STEPS else ()
+    in_combat = g.combat is not None and bool(g.combat.attackers)
+    for step in later:
+        if step not in STEP_LABELS:
+            continue
+        if step in ("declare_blockers", "combat_damage") and not in_combat:
+            continue  # CR 508.8: skipped without attackers
+        if step == "declare_attackers" and g.active == player and _can_attack(g, player):
+            return "To combat"  # declaring attackers is a decision: you are asked
+        if full_control or f"{side}:{step}" in stop_set:
+            label = STEP_LABELS[step]
+            return "To combat" if step == "beginning_of_combat" else f"To {label}"
+    return "To end of turn" if g.active == player else "To your turn"
+
+
+def _can_attack(g: GameState, player: str) -> bool:
+    return any(can_attack(g, o) for o in g.controlled(player))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from .casting import resolve_top
 from .choices import Gen, choose_objects
-from .combat import combat_damage, declare_attackers, declare_blockers, has_first_strike_step
+from .combat import declare_attackers, declare_blockers
+from .combat_damage import combat_damage, has_first_strike_step
 from .continuous import chars, end_effects
 from .initiative import upkeep_trigger
 from .priority import priority_decision, take_action
@@ -108,13 +109,13 @@ def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
             yield from declare_blockers(g)
         if step == "combat_damage":
             if has_first_strike_step(g):
-                combat_damage(g, first_strike=True)
+                yield from combat_damage(g, first_strike=True)
                 fire(g, "step_begin", step="first_strike_damage")
                 yield from priority_round(g)
                 empty_pools(g)
-                combat_damage(g, first_strike=False)
+                yield from combat_damage(g, first_strike=False)
             else:
-                combat_damage(g, first_strike=None)
+                yield from combat_damage(g, first_strike=None)
         fire(g, "step_begin", step=step)
     elif step == "declare_attackers" and g.combat is None:
         from .state import Combat
@@ -145,7 +146,12 @@ def cleanup_step(g: GameState) -> Gen:
         excess = len(p.hand) - HAND_SIZE
         if excess > 0:
             chosen = yield from choose_objects(
-                g, p.name, list(p.hand), excess, f"Discard {excess} card(s) to hand size", "discard"
+                g,
+                p.name,
+                list(p.hand),
+                excess,
+                f"Discard {excess} card{'s' if excess != 1 else ''} to hand size",
+                "discard",
             )
             for o in chosen:
                 discard(g, o)

@@ -48,10 +48,16 @@ def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
         host = g.permanent(o.attached_to)
         out["attached_to"] = host.name if host else None
     if g.combat is not None:
+        # Who attacks whom and who blocks whom is public (CR 506.4, 509.1): both players and
+        # spectators see the pairings.
         if o.id in g.combat.attackers:
             out["attacking"] = True
+            out["attacks"] = g.combat.attackers[o.id]  # a player's name or a planeswalker's id
+            if o.id in g.combat.blockers:
+                out["blocked_by"] = list(g.combat.blockers[o.id])
         if o.id in g.combat.blocking:
             out["blocking"] = True
+            out["blocks"] = g.combat.blocking[o.id]
     return out
 
 
@@ -98,9 +104,9 @@ def _player_json(g: GameState, name: str, *, hand: bool, library: bool) -> dict[
     return out
 
 
-def _common(game: Engine) -> dict[str, Any]:
+def _common(game: Engine, *, log: bool = True) -> dict[str, Any]:
     g = game.state
-    return {
+    out: dict[str, Any] = {
         "turn": {"number": g.turn, "active": g.active, "step": g.step},
         "priority": g.priority,
         "stack": [stack_json(g, s) for s in reversed(g.stack)],
@@ -115,9 +121,11 @@ def _common(game: Engine) -> dict[str, Any]:
         ],
         "winner": g.winner,
         "end_reason": g.end_reason,
-        "log": list(g.log),
-        "version": len(game.answers),
     }
+    if log:
+        out["log"] = list(g.log)
+    out["version"] = len(game.answers)
+    return out
 
 
 def judge_view(game: Engine) -> dict[str, Any]:
@@ -151,4 +159,31 @@ def view_for(game: Engine, seat: str | None) -> dict[str, Any]:
     else:
         # The other seat learns only who is deciding and what kind of decision it is.
         out["pending"] = {"player": d.player, "kind": d.kind}
+    return out
+
+
+def replay_view(game: Engine, seat: str | None, *, reveal: bool) -> dict[str, Any]:
+    """One point of a replay as `seat` (None: a spectator) saw it then, in `view_for`'s shape,
+    or with both hands shown when `reveal` (the game is over). Libraries stay counts either way.
+
+    Two things are left out, because the replay holds them once for every point: the log (it
+    only grows; a point keeps its length) and a decision's options (listing a priority
+    decision's options costs more than the rest of the view, and a replay shows what was
+    answered, not what could have been). The prompt's words are kept for the seat that was
+    asked, or for everyone once the game is over; the other seat learns who decides and the
+    kind of decision, as it did live."""
+    g = game.state
+    out = _common(game, log=False)
+    out["seat"] = seat
+    out["players"] = {
+        p.name: _player_json(g, p.name, hand=reveal or p.name == seat, library=False)
+        for p in g.players
+    }
+    d = game.pending
+    if d is None:
+        out["pending"] = None
+    else:
+        out["pending"] = {"player": d.player, "kind": d.kind}
+        if reveal or d.player == seat:
+            out["pending"]["prompt"] = d.prompt
     return out

@@ -64,7 +64,10 @@ def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
             payer,
             "pay_ward",
             f"Pay {cost_text} or {name} is countered (ward){note}",
-            [Option("pay", f"pay {cost_text}"), Option("dont", "don't pay")],
+            [
+                Option("pay", f"Pay {cost_text}", former=(f"pay {cost_text}",)),
+                Option("dont", f"Don't pay: {name} is countered", former=("don't pay",)),
+            ],
         )
         if answer == "pay":
             pay_mana(g, payer, cost)

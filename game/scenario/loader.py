@@ -33,7 +33,18 @@ MAX_TURN = 10_000
 MAX_LANDS_PLAYED = 100  # this turn
 YAML_BOUNDS = YamlBounds(MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, MAX_NUMBER_DIGITS)
 
-TOP_KEYS = {"name", "seed", "players", "turn", "setup", "script", "expect", "description", "notes"}
+TOP_KEYS = {
+    "name",
+    "seed",
+    "players",
+    "turn",
+    "setup",
+    "deal",
+    "script",
+    "expect",
+    "description",
+    "notes",
+}
 TURN_KEYS = {"number", "active", "step"}
 PLAYER_SETUP_KEYS = {
     "life",
@@ -179,7 +190,25 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
             initiative_holders += 1
     if initiative_holders > 1:
         raise err(setup, None, "at most one player may have the initiative")
-    position = {"turn": dict(turn), "setup": {k: v or {} for k, v in setup.items()}}
+    position: dict[str, Any] = {"turn": dict(turn), "setup": {k: v or {} for k, v in setup.items()}}
+    deal = data.get("deal", False)
+    if not isinstance(deal, bool):
+        raise err(data, "deal", "deal must be true or false")
+    if deal:
+        # The game from its very beginning (coin flip, play or draw, mulligans): the libraries
+        # are the decks, shuffled; nothing else of a position applies.
+        if "turn" in data:
+            raise err(data, "turn", "a file with 'deal: true' starts at turn 1: leave out 'turn'")
+        for spec in setup.values():
+            for key in spec or {}:
+                if key != "library":
+                    raise err(
+                        spec,
+                        key,
+                        f"with 'deal: true' a player's setup holds only 'library' (the deck), "
+                        f"not {_short(key)}",
+                    )
+        position["deal"] = True
     scenario = Scenario(
         path, name, seed, list(players), position, aliases=aliases, name_line=line_of(data, "name")
     )

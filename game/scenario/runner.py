@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,16 +42,34 @@ def build_game(scenario: Scenario) -> Engine:
 
 # matching labels ------------------------------------------------------------------------------
 def _label_variants(game: Engine, option: Option) -> set[str]:
-    """An option's label, and the label with any named object's alias in place of its name."""
-    variants = {option.label}
+    """An option's label, and the label with any named object's alias in place of its name.
+
+    The objects are named in the label in the order of `option.objs` ("Gob blocks Gob": the
+    blocker first), so each is looked for after the one before; a ` #N` that tells two objects
+    of one name apart goes with the name, since an alias already tells them apart."""
+    variants = [option.label]
+    former = set(option.former)
+    start = 0
     for obj_id in option.objs:
         obj = game.state.find(obj_id)
-        if obj is None or not obj.alias:
+        if obj is None:
             continue
-        for v in list(variants):
-            if obj.name in v:
-                variants.add(v.replace(obj.name, obj.alias, 1))
-    return variants
+        at = option.label.find(obj.name, start)
+        if at < 0:
+            continue
+        end = at + len(obj.name)
+        suffix = re.match(r" #\d+", option.label[end:])
+        if suffix:
+            end += suffix.end()
+        start = end
+        if not obj.alias:
+            continue
+        # Same-length prefix in every variant so far: replace by position from the end.
+        tail = len(option.label) - end
+        variants += [
+            v[: len(v) - tail - (end - at)] + obj.alias + v[len(v) - tail :] for v in variants
+        ]
+    return set(variants) | former
 
 
 def _plain(text: str) -> str:
@@ -115,6 +134,32 @@ def _expect_refusal(game: Engine, step: Step, path: str) -> None:
     raise ScenarioError(path, step.line, f"{step.value!r} was accepted, but it should be illegal")
 
 
+# A combat damage division (docs/scenarios.md, "Combat damage"): files written before the
+# attacking player chose it saw the usual division made for them, so a division is answered
+# with its first option (the usual one) unless the next step answers it or looks at it.
+DIVISIONS = ("assign_combat_damage", "assign_combat_damage_part")
+
+
+def _takes_up(game: Engine, d: Decision, nxt: Step | dict[str, Any] | None) -> bool:
+    """Whether `nxt` (the script's next step, or the final expectations) deals with `d`."""
+    if isinstance(nxt, dict) or (isinstance(nxt, Step) and nxt.kind == "check"):
+        want = nxt if isinstance(nxt, dict) else nxt.value
+        pending = want.get("pending") if isinstance(want, dict) else None
+        return isinstance(pending, dict) and pending.get("kind") == d.kind
+    if nxt is None or nxt.player != d.player or nxt.kind not in ("answer", "illegal"):
+        return False
+    if nxt.kind == "illegal":
+        return True
+    labels = nxt.value if isinstance(nxt.value, list) else [nxt.value]
+    known = {_plain(v) for o in d.options for v in _label_variants(game, o)}
+    return all(_plain(label) in known for label in labels)
+
+
+def _usual_divisions(game: Engine, nxt: Step | dict[str, Any] | None) -> None:
+    while (d := game.pending) is not None and d.kind in DIVISIONS and not _takes_up(game, d, nxt):
+        game.answer(d.player, d.options[0].id)
+
+
 def _pass(game: Engine) -> bool:
     d = game.pending
     if d is None or d.kind != "priority":
@@ -123,12 +168,13 @@ def _pass(game: Engine) -> bool:
     return True
 
 
-def _resolve(game: Engine, step: Step, path: str) -> None:
+def _resolve(game: Engine, step: Step, path: str, nxt: Step | None = None) -> None:
     g = game.state
     if not g.stack and not g.pending_triggers:
         return
     target = g.stack[-1].id if g.stack else None
     for _ in range(MAX_PASSES):
+        _usual_divisions(game, nxt)
         if game.pending is None:
             return
         if step.value == "all":
@@ -145,7 +191,7 @@ def _resolve(game: Engine, step: Step, path: str) -> None:
     raise ScenarioError(path, step.line, "resolve could not finish: the stack never emptied")
 
 
-def _advance(game: Engine, step: Step, path: str) -> None:
+def _advance(game: Engine, step: Step, path: str, nxt: Step | None = None) -> None:
     g = game.state
     if g.stack:
         raise ScenarioError(
@@ -154,6 +200,7 @@ def _advance(game: Engine, step: Step, path: str) -> None:
     start = g.step_serial
     start_turn = g.turn
     for _ in range(MAX_PASSES):
+        _usual_divisions(game, nxt)
         if g.step == step.value and g.step_serial > start:
             return
         if game.pending is None:
@@ -201,7 +248,7 @@ def compare(game: Engine, expect: dict[str, Any], players: list[str]) -> list[st
                 continue
             for k, v in want.items():
                 if k == "options":
-                    if Counter(v) != Counter(p["options"]):
+                    if not _same_options(game, v, p["options"]):
                         differ("pending.options (as a set)", sorted(v), sorted(p["options"]))
                 elif p.get(k) != v:
                     differ(f"pending.{k}", v, p.get(k))
@@ -214,6 +261,23 @@ def compare(game: Engine, expect: dict[str, Any], players: list[str]) -> list[st
             if list(want or []) != got:
                 differ("waiting_triggers", list(want or []), got)
     return problems
+
+
+def _same_options(game: Engine, want: list[str], got: list[str]) -> bool:
+    """A file's list of options against the pending ones, as a multiset; an option may be
+    written with a label it had before (`Option.former`)."""
+    if Counter(want) == Counter(got):
+        return True
+    d = game.pending
+    if d is None or len(want) != len(d.options):
+        return False
+    left = list(d.options)
+    for label in want:
+        match = next((o for o in left if label == o.label or label in o.former), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
 
 
 def _compare_player_field(game, player, pstate, field_name, want, differ) -> None:  # noqa: ANN001
@@ -277,13 +341,16 @@ def _compare_player_field(game, player, pstate, field_name, want, differ) -> Non
 # running --------------------------------------------------------------------------------------
 def play_script(scenario: Scenario, game: Engine, *, checks: bool = True) -> list[str]:
     problems: list[str] = []
-    for step in scenario.script:
+    script = scenario.script
+    for i, step in enumerate(script):
+        nxt = script[i + 1] if i + 1 < len(script) else scenario.expect
+        _usual_divisions(game, step)
         if step.kind == "answer":
             _answer(game, step, scenario.path)
         elif step.kind == "resolve":
-            _resolve(game, step, scenario.path)
+            _resolve(game, step, scenario.path, nxt)  # type: ignore[arg-type]
         elif step.kind == "advance":
-            _advance(game, step, scenario.path)
+            _advance(game, step, scenario.path, nxt)  # type: ignore[arg-type]
         elif step.kind == "illegal":
             _expect_refusal(game, step, scenario.path)
         elif step.kind == "concede":
@@ -291,6 +358,7 @@ def play_script(scenario: Scenario, game: Engine, *, checks: bool = True) -> lis
         elif step.kind == "check" and checks:
             found = compare(game, step.value, scenario.players)
             problems += [f"check at line {step.line}: {p}" for p in found]
+    _usual_divisions(game, scenario.expect)
     return problems
 
 

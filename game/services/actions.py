@@ -1,4 +1,5 @@
-"""What a seated player does during a game: answer, concede, claim the win, set their pace; and
+"""What a seated player does during a game: answer, concede, claim the win, set their pace
+(full control, passing, stops); offer or decline a rematch once it is over (lifecycle.py); and
 the time loss, found by an action or by a page whose clock reached zero.
 
 Each action is check -> do -> notify, in one transaction: `_begin` locks the game (store.lock)
@@ -34,11 +35,14 @@ from django.utils import timezone
 
 from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine
+from game.engine.stops import stop_key_problem
 from game.models import ActionReceipt, Game, Player, Seat
 
 from .clock import clock_of
-from .engines import engine_for_update, remember
+from .engines import engine_for_update, loss_line, remember
 from .errors import ActionRefused
+from .lifecycle import decline_rematch, rematch
+from .pace import stops_of
 from .players import acting_seat
 from .presence import absences
 from .store import Receipt, commit, completed_counts, lock
@@ -174,7 +178,7 @@ def _lose(
     """`loser` loses now: through the engine's concession, the one way a player leaves a game
     (CR 104.3a), so the answer log replays to the same winner; `reason` is kept on the game."""
     before = completed_counts(engine)
-    engine.concede(loser.engine_name)
+    engine.concede(loser.engine_name, line=loss_line(engine, loser.engine_name, note))
     commit(
         game,
         engine,
@@ -298,14 +302,24 @@ def set_pace(
     *,
     full_control: bool | None = None,
     pass_until: str | None = None,
+    stop: str | None = None,
+    stop_on: bool | None = None,
     version: int | None = None,
     action_id: str = "",
     at: datetime | None = None,
 ) -> Game:
-    """Change a seat's pace: full control on/off, or pass until my next turn / until something
-    happens ("" stops passing). Passing may happen at once, for the seat holding priority."""
+    """Change a seat's pace: full control on/off; pass until my next turn / until something
+    happens ("" stops passing); or turn one of the player's stops on or off (`stop`, a key of
+    engine/stops.py such as "theirs:end", kept on the player for their later games too).
+    Passing may happen at once, for the seat holding priority."""
     if pass_until is not None and pass_until not in dict(Seat.PASS_MODES):
         raise ActionRefused(f"Unknown pass mode {pass_until!r}.", "bad_input")
+    if stop is not None:
+        problem = stop_key_problem(stop)
+        if problem is not None:
+            raise ActionRefused(problem, "bad_input")
+        if stop_on is None:
+            raise ActionRefused("Say whether the stop is turned on or off.", "bad_input")
     at = at or timezone.now()
 
     def body() -> Game:
@@ -318,11 +332,34 @@ def set_pace(
             seat.pass_until = pass_until
             seat.pass_turn = engine.state.turn
             seat.pass_stack = [s.id for s in engine.state.stack]
+        if stop is not None:
+            stops = set(stops_of(seat))
+            if stop_on:
+                stops.add(stop)
+            else:
+                stops.discard(stop)
+            seat.player.stops = sorted(stops)
+            seat.player.save(update_fields=["stops"])
         seat.save(update_fields=["full_control"])
         commit(a.game, engine, a.seats, before=completed_counts(engine), at=at)
         return a.game
 
     return _run(body)
+
+
+def set_stop(
+    game_id: int,
+    player: Player | None,
+    stop: str,
+    on: bool,
+    *,
+    action_id: str = "",
+    at: datetime | None = None,
+) -> Game:
+    """Turn one of the player's stops on or off (the phase strip). It sets, rather than
+    toggles, so a resent click or a page a version behind changes nothing unexpected: no
+    version is checked."""
+    return set_pace(game_id, player, stop=stop, stop_on=on, action_id=action_id, at=at)
 
 
 def perform(game_id: int, player: Player | None, action: Action) -> None:
@@ -338,6 +375,9 @@ def perform(game_id: int, player: Player | None, action: Action) -> None:
         concede(game_id, player, **common)
     elif action.kind == "claim":
         claim_win(game_id, player, **common)
+    elif action.kind == "pace" and action.stop is not None:
+        assert action.stop_on is not None
+        set_stop(game_id, player, action.stop, action.stop_on, action_id=action.action_id)
     elif action.kind == "pace":
         set_pace(
             game_id,
@@ -346,3 +386,7 @@ def perform(game_id: int, player: Player | None, action: Action) -> None:
             pass_until=action.pass_until,
             **common,
         )
+    elif action.kind == "rematch":
+        rematch(game_id, player)
+    elif action.kind == "decline_rematch":
+        decline_rematch(game_id, player)

@@ -19,12 +19,13 @@ from typing import Any
 
 from game.engine.decisions import IllegalAnswer
 from game.engine.dungeon import dungeon_from_dict
-from game.engine.game import Engine, GameSetup, replay
+from game.engine.game import Engine, GameSetup
 from game.models import Game, GameAction
 from game.runtime.lru import LRU
 from game.runtime.prepared import PreparedQuery
 
 from .errors import ActionRefused
+from .pace import EXPLAINED, explain_pass
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ FINISHED_CACHE_SIZE = 16
 OFFERED_SIZE = 1024
 
 Key = tuple[int, str]  # (pk, code): a primary key alone could in principle be reused after a delete
+Logged = tuple[str, Any, str]  # an entry of the answer log: engine name, answer, note
 
 
 class EngineCache:
@@ -79,7 +81,7 @@ _game_locks = [threading.RLock() for _ in range(64)]
 # from the log (a query less per answer for each process with a page of the game). Only a copy
 # of what is committed: a game without one, or with one that does not cover what is missing,
 # reads the log. Bounded, like the engines.
-_offered: LRU[Key, tuple[int, list[tuple[str, Any]]]] = LRU(OFFERED_SIZE)
+_offered: LRU[Key, tuple[int, list[Logged]]] = LRU(OFFERED_SIZE)
 
 
 def key_of(game: Game) -> Key:
@@ -104,22 +106,24 @@ def remember(game: Game, engine: Engine) -> None:
 
 def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> None:
     """Keep the answers a `game.changed` message carried: the game's log from index `start`
-    (each an [engine name, answer] pair, as the message holds them). Kept by id and code, as
-    the engines are (an id alone could be a test database's reused one). Every page of the
-    game in this process hands over the same message: the first one keeps it."""
+    (each [engine name, answer], or [engine name, answer, note] for an automatic pass the
+    game's log explains, as the message holds them). Kept by id and code, as the engines are
+    (an id alone could be a test database's reused one). Every page of the game in this
+    process hands over the same message: the first one keeps it."""
     key = (game_id, code)
     kept = _offered.peek(key)
     if kept is not None and kept[0] == start and len(kept[1]) == len(answers):
         return
-    _offered.put(key, (start, [(str(who), answer) for who, answer in answers]))
+    entries = [(str(e[0]), e[1], str(e[2]) if len(e) > 2 else "") for e in answers]
+    _offered.put(key, (start, entries))
 
 
-def offered(game_id: int, code: str) -> tuple[int, list[tuple[str, Any]]] | None:
+def offered(game_id: int, code: str) -> tuple[int, list[Logged]] | None:
     """What `offer_answers` kept for the game: the first index and the answers."""
     return _offered.peek((game_id, code))
 
 
-def _offered_since(game: Game, start: int) -> list[tuple[str, Any]] | None:
+def _offered_since(game: Game, start: int) -> list[Logged] | None:
     """The log from `start` up to the row's version, if the last message carried all of it."""
     found = offered(game.pk, game.code)
     if found is None:
@@ -143,6 +147,8 @@ def engine_setup(game: Game) -> GameSetup:
         # Set when a game starts, since positions number their objects in seat order; a game
         # stored before has no such key and replays in its mapping's order, as it was played.
         position_in_mapping_order=s.get("position_ids") != "seat",
+        # A game stored before the play/draw choice replays without it, as it was played.
+        play_or_draw=s.get("play_or_draw") == "chosen",
     )
 
 
@@ -152,23 +158,46 @@ LOG_SLICE = PreparedQuery(
     lambda game_id, start, stop: (
         GameAction.objects.filter(game_id=game_id, index__gte=start, index__lt=stop)
         .order_by("index")
-        .values_list("seat__engine_name", "answer")
+        .values_list("seat__engine_name", "answer", "note")
     ),
     count=3,
 )
 
 
-def logged_answers(game: Game, start: int = 0) -> Iterable[tuple[str, Any]]:
-    """(engine name, answer) of the log from index `start` up to the row's version: plain
+def _logged_answers(game: Game, start: int = 0) -> Iterable[Logged]:
+    """(engine name, answer, note) of the log from index `start` up to the row's version: plain
     tuples, no model objects. Bounded by the version read with the row, because another
     thread or process may commit more answers between the two reads; the engine must match
     the row it is rendered or checked with, not a later log."""
     return LOG_SLICE(game.pk, start, game.version)
 
 
+def loss_line(engine: Engine, loser: str, note: str) -> str | None:
+    """The game log's words for a loss that is not a concession as players say it (the answer
+    row's note: "time", "abandoned"); None for a concession. The rules treat them alike
+    (CR 104.3a), so the engine records each as a concession."""
+    if note == "time":
+        return f"{loser} ran out of time and loses the game"
+    if note == "abandoned":
+        return f"{loser} left the game; {engine.state.opponent(loser)} claims the win"
+    return None
+
+
+def apply_log(engine: Engine, logged: Iterable[Logged]) -> None:
+    """Apply entries of a game's answer log with the game log's lines the live game wrote: an
+    automatic pass explained (pace.py), a time loss or a claimed win (`loss_line`)."""
+    for who, answer, note in logged:
+        if note == EXPLAINED:
+            why = explain_pass(engine)
+            if why is not None:
+                engine.state.note(why)
+        engine.apply_logged(who, answer, line=loss_line(engine, who, note))
+
+
 def replay_game(game: Game) -> Engine:
     """Rebuild the engine from the stored setup and answer log."""
-    engine = replay(engine_setup(game), list(logged_answers(game)))
+    engine = Engine(engine_setup(game))
+    apply_log(engine, _logged_answers(game))
     if len(engine.answers) != game.version:
         raise RuntimeError(
             f"{game}: replayed {len(engine.answers)} answers, row says {game.version}"
@@ -191,10 +220,9 @@ def _current(game: Game, engine: Engine | None) -> Engine:
         return replay_game(game)
     logged = _offered_since(game, have)
     if logged is None:
-        logged = logged_answers(game, have)
+        logged = _logged_answers(game, have)
     try:
-        for who, answer in logged:
-            engine.apply_logged(who, answer)
+        apply_log(engine, logged)
     except IllegalAnswer as e:  # not a prefix of this log after all: start from the setup
         log.warning("game %s: catch-up from %d failed (%s); replaying", game.pk, have, e)
         return replay_game(game)

@@ -1,5 +1,6 @@
 """A game's life outside its moves: checking a scenario, creating, joining (which starts the
-game), cancelling, and the rematch once it is over."""
+game), cancelling, and the rematch once it is over (offered by one player, accepted by the
+other)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ log = logging.getLogger(__name__)
 
 def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Copies of the dungeon cards a new game may use, as they are now (later edits don't reach
-    it): the four official ones in printed order, then the custom ones the host allowed."""
+    it): the four official ones in printed order, then the custom ones the host allowed. An
+    official one edited in the dungeon editor is named as such ("… (edited)",
+    DungeonCard.as_played)."""
     from dungeons.models import DungeonCard
 
     official_order = [d["name"] for d in official_dungeon_dicts()]
@@ -47,7 +50,7 @@ def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict
     )
     out = []
     for card in cards:
-        data = card.to_dict()
+        data = card.as_played()
         try:
             dungeon_from_dict(data)
         except DungeonError as e:
@@ -173,40 +176,75 @@ def cancel_game(game_id: int, player: Player) -> None:
 
 
 def rematch(game_id: int, player: Player | None, *, at: datetime | None = None) -> Game:
-    """A new game between the same two players with the same decks (or the same position),
-    a new coin flip. Both players end up at the same rematch, whoever asks first."""
+    """Offer a rematch of a finished game, or accept the opponent's offer. The rematch is a new
+    game between the same two players with the same decks (or the same position) and a new coin
+    flip; it starts only when both want it, so nobody is seated in a game they did not ask for.
+    Returns the rematch once it exists (both players end up at the same one), else the finished
+    game, with the offer recorded and shown to the opponent."""
     at = at or timezone.now()
     with transaction.atomic():
         locked = lock(game_id)
         old = locked.game
-        acting_seat(locked.seats, player)
+        seat = acting_seat(locked.seats, player)
         if old.status != Game.FINISHED:
             raise ActionRefused("A rematch can start once this game is over.", "not_over")
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
             return existing
-        official = {d["name"] for d in official_dungeon_dicts()}
-        allowed = [d["name"] for d in old.dungeons if d["name"] not in official]
-        new = Game.objects.create(
-            created_by=player,
-            rematch_of=old,
-            scenario_name=old.scenario_name,
-            scenario_text=old.scenario_text,
-            dungeons=dungeon_dicts_in_play(allowed),  # as they are now: a new game
-            clock_seconds=old.clock_seconds,
-            clock_increment=old.clock_increment,
+        other = next(s for s in locked.seats if s.pk != seat.pk)
+        # The computer accepts every rematch: its offer stands from the moment the game ends.
+        if not (other.rematch_offered or other.player.is_computer):
+            if not seat.rematch_offered:
+                seat.rematch_offered = True
+                seat.save(update_fields=["rematch_offered"])
+                notify_game_changed(old)  # the opponent's game-over screen shows the offer
+            return old
+        new = _start_rematch(old, created_by=other.player, at=at)
+        notify_game_changed(old)  # both game-over screens lead to the rematch
+    return new
+
+
+def decline_rematch(game_id: int, player: Player | None) -> Game:
+    """Decline the opponent's offer of a rematch, or withdraw one's own: no offer is left."""
+    with transaction.atomic():
+        locked = lock(game_id)
+        old = locked.game
+        acting_seat(locked.seats, player)
+        if old.status != Game.FINISHED:
+            raise ActionRefused("A rematch can be offered once this game is over.", "not_over")
+        if Game.objects.filter(rematch_of=old).exists():
+            raise ActionRefused("The rematch has already started.", "started")
+        offered = [s for s in locked.seats if s.rematch_offered]
+        for s in offered:
+            s.rematch_offered = False
+            s.save(update_fields=["rematch_offered"])
+        if offered:
+            notify_game_changed(old)
+    return old
+
+
+def _start_rematch(old: Game, *, created_by: Player, at: datetime) -> Game:
+    official = {d["name"] for d in official_dungeon_dicts()}
+    allowed = [d["name"] for d in old.dungeons if d["name"] not in official]
+    new = Game.objects.create(
+        created_by=created_by,
+        rematch_of=old,
+        scenario_name=old.scenario_name,
+        scenario_text=old.scenario_text,
+        dungeons=dungeon_dicts_in_play(allowed),  # as they are now: a new game
+        clock_seconds=old.clock_seconds,
+        clock_increment=old.clock_increment,
+    )
+    for seat in old.seats.order_by("position"):
+        Seat.objects.create(
+            game=new,
+            player=seat.player,
+            position=seat.position,
+            deck_name=seat.deck_name,
+            deck=list(seat.deck),
+            full_control=seat.full_control,
         )
-        for seat in old.seats.order_by("position"):
-            Seat.objects.create(
-                game=new,
-                player=seat.player,
-                position=seat.position,
-                deck_name=seat.deck_name,
-                deck=list(seat.deck),
-                full_control=seat.full_control,
-            )
-        start_game(new, at)
-        notify_game_changed(old)  # the other player's game-over screen offers the rematch
+    start_game(new, at)
     return new
 
 
@@ -248,6 +286,8 @@ def start_game(game: Game, at: datetime) -> Engine:
         "dungeons": game.dungeons or dungeon_dicts_in_play(),
         "position": None,
         "position_ids": "seat",  # engines.engine_setup: how this position numbers its objects
+        # engines.engine_setup: the coin flip's winner chooses to play or draw (CR 103.1).
+        "play_or_draw": "chosen",
     }
     if any(s.player.is_computer for s in seats):
         # The seed of the computer's decisions (services/computer.py): a secret of its own,

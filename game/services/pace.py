@@ -1,8 +1,10 @@
 """The pace feature: the automatic answers given for a seat that chose not to be asked.
 
-A seat passes priority where it has nothing to decide (engine/stops.py, from public information
-only), or until its next turn, or until something happens, as it chose (`set_pace`). Its
-automatic answers are logged like any other answer, so a replay is the same game.
+A seat passes priority where it is not stopped (engine/stops.py: from public information and the
+player's own stop settings only), or until its next turn, or until something happens, as it chose
+(`set_pace`). Its automatic answers are logged like any other answer, so a replay is the same
+game. A stop point passed because the player could do nothing there is explained in the game's
+log; its answer row is marked `EXPLAINED` so that a replay writes the same line (engines.py).
 """
 
 from __future__ import annotations
@@ -10,12 +12,25 @@ from __future__ import annotations
 import logging
 
 from game.engine.game import Engine
-from game.engine.stops import stops_at
+from game.engine.stops import ALL_STOP_KEYS, destination, passed_because, stops_at, stops_from
 from game.models import Seat
 
 log = logging.getLogger(__name__)
 
 MAX_AUTO_ANSWERS = 20000  # a game where nobody can act still ends (empty libraries) well before
+EXPLAINED = "explained"  # GameAction.note of an automatic pass the log explains
+
+
+def stops_of(seat: Seat) -> frozenset[str]:
+    """The steps where the seat's player is stopped (their stored settings, or the defaults)."""
+    return stops_from(seat.player.stops)
+
+
+def pass_destination(engine: Engine, seat: Seat) -> str:
+    """The pass button's words for `seat` holding priority: "Resolve Varis's ability",
+    "To combat", "To end of turn"… (engine/stops.py, from public information and the seat's own
+    settings)."""
+    return destination(engine.state, seat.engine_name, stops_of(seat), seat.full_control)
 
 
 def auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
@@ -41,19 +56,37 @@ def auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
         else:
             seat.pass_stack = stack_now
             return "pass"
-    if not seat.full_control and not stops_at(engine.state, d):
+    if not seat.full_control and not stops_at(g, d, stops_of(seat)):
         return "pass"  # from public information only, never from the hand (engine/stops.py)
     return None
 
 
-def run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> None:
-    """Answer for whoever must decide, as their pace says, until someone is to be asked."""
+def explain_pass(engine: Engine) -> str | None:
+    """The log's sentence for an automatic pass at a stop point the player could do nothing at
+    (the same words live and in a replay: they do not depend on which steps were turned on)."""
+    d = engine.pending
+    if d is None:
+        return None
+    return passed_because(engine.state, d, ALL_STOP_KEYS)
+
+
+def run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> set[int]:
+    """Answer for whoever must decide, as their pace says, until someone is to be asked.
+    Returns the indices (in the answer log) of the automatic passes the log explains."""
+    explained: set[int] = set()
     for _ in range(MAX_AUTO_ANSWERS):
         d = engine.pending
         if d is None:
-            return
-        answer = auto_answer(engine, seats_by_name[d.player])
+            return explained
+        seat = seats_by_name[d.player]
+        answer = auto_answer(engine, seat)
         if answer is None:
-            return
+            return explained
+        if answer == "pass" and not seat.pass_until:
+            why = passed_because(engine.state, d, stops_of(seat))
+            if why is not None:
+                engine.state.note(why)
+                explained.add(len(engine.answers))
         engine.answer(d.player, answer)
     log.warning("pace: stopped after %d automatic answers", MAX_AUTO_ANSWERS)
+    return explained

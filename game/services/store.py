@@ -31,7 +31,7 @@ from .broadcast import notify_computer_turn, notify_game_changed
 from .clock import clock_of, store_clock
 from .engines import remember
 from .errors import ActionRefused
-from .pace import run_pace
+from .pace import EXPLAINED, run_pace
 
 # The reads of every action. The game's setup (tens of kB of JSON) is read only when the engine
 # must be rebuilt, the seats' decks never.
@@ -180,8 +180,8 @@ def commit(
     first_new = game.version
     pace_from = len(engine.answers)
     clock = clock_of(game, seats)
-    run_pace(engine, by_name)
-    rows = _new_actions(game, engine, by_name, first_new, pace_from, action_id, note)
+    explained = run_pace(engine, by_name)
+    rows = _new_actions(game, engine, by_name, first_new, pace_from, action_id, note, explained)
     completed = [
         CompletedDungeon(player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn)
         for p in engine.state.players
@@ -209,7 +209,13 @@ def commit(
     for seat in changed:
         seat._stored = _seat_fields(seat)
     transaction.on_commit(lambda: remember(game, engine))
-    added = [[who, answer] for who, answer in engine.answers[first_new:]]
+    # The notes go along: the log of a process catching up from them has the same lines.
+    added = [
+        [row.seat.engine_name, row.answer, row.note]
+        if row.note
+        else [row.seat.engine_name, row.answer]
+        for row in rows
+    ]
     notify_game_changed(game, (first_new, added))
     if game.computer_since is not None:
         notify_computer_turn(game.pk)
@@ -223,9 +229,11 @@ def _new_actions(
     pace_from: int,
     action_id: str,
     note: str,
+    explained: set[int],
 ) -> list[GameAction]:
     """The log rows of the engine's answers from `first_new` on; those from `pace_from` on are
-    the pace feature's. The first carries the action's id and note."""
+    the pace feature's. The first carries the action's id and note; an automatic pass the
+    game's log explains is marked (pace.EXPLAINED), so a replay writes the same line."""
     rows = []
     for index in range(first_new, len(engine.answers)):
         who, answer = engine.answers[index]
@@ -237,10 +245,14 @@ def _new_actions(
                 answer=answer,
                 auto=index >= pace_from,
                 client_action_id=action_id if index == first_new and action_id else "",
-                note=note if index == first_new else "",
+                note=note if index == first_new and note else _explained(index, explained),
             )
         )
     return rows
+
+
+def _explained(index: int, explained: set[int]) -> str:
+    return EXPLAINED if index in explained else ""
 
 
 def _progress(game: Game, engine: Engine, at: datetime, end_reason: str) -> None:

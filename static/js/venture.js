@@ -116,4 +116,268 @@
       flashTimer = setTimeout(function () { flash.hidden = true; }, 9000);
     }
   });
+
+  // ---- the table's interaction: highlighting, the keyboard, a new prompt's focus, blocks ----
+
+  // What an option names on the board ("o12 s40 pbob", game/board/whose.py) and back.
+  function marked(token) {
+    var kind = token.charAt(0), value = token.slice(1);
+    if (kind === "o") return document.querySelectorAll('.perm[data-id="' + value + '"], .card[data-id="' + value + '"]');
+    if (kind === "s") return document.querySelectorAll('.stack-item[data-id="' + value + '"]');
+    if (kind === "p") return document.querySelectorAll('.plate[data-player="' + value + '"]');
+    return [];
+  }
+  function tokenOf(el) {
+    if (el.matches(".perm[data-id], .card[data-id]")) return "o" + el.getAttribute("data-id");
+    if (el.matches(".stack-item[data-id]")) return "s" + el.getAttribute("data-id");
+    if (el.matches(".plate[data-player]")) return "p" + el.getAttribute("data-player");
+    return null;
+  }
+  function clearHighlight() {
+    document.querySelectorAll(".highlight").forEach(function (el) { el.classList.remove("highlight"); });
+  }
+  function highlightFrom(target) {
+    if (!target || !target.closest) return;
+    var option = target.closest("[data-marks]");
+    if (option) {
+      option.getAttribute("data-marks").split(" ").forEach(function (token) {
+        marked(token).forEach(function (el) { el.classList.add("highlight"); });
+      });
+      return;
+    }
+    var thing = target.closest(".perm[data-id], .card[data-id], .stack-item[data-id], .plate[data-player]");
+    var token = thing && tokenOf(thing);
+    if (!token) return;
+    var options = document.querySelectorAll('#prompt [data-marks~="' + token + '"]');
+    if (options.length) thing.classList.add("highlight");
+    options.forEach(function (el) { el.classList.add("highlight"); });
+  }
+  ["mouseover", "focusin"].forEach(function (type) {
+    document.addEventListener(type, function (event) { clearHighlight(); highlightFrom(event.target); });
+  });
+  ["mouseout", "focusout"].forEach(function (type) {
+    document.addEventListener(type, clearHighlight);
+  });
+
+  // The keyboard: Space passes or confirms, 1-9 choose the option showing that number (a
+  // checkbox is ticked), Escape lets go of a blocker picked on the table. Never while typing,
+  // and Space keeps its own meaning on a focused control.
+  function typing(el) {
+    return el && el.closest && el.closest("input:not([type=checkbox]):not([type=radio]):not([type=hidden]), textarea, select, [contenteditable]");
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (event.key === "Escape") { pickBlocker(null); return; }
+    var prompt = document.querySelector("#prompt .prompt.mine");
+    if (!prompt) return;
+    var key = event.key;
+    if (key === " " && event.target.closest && event.target.closest("button, a, summary, input, label")) return;
+    if (!/^[1-9 ]$/.test(key)) return;
+    var el = prompt.querySelector('[data-key="' + key + '"]');
+    if (!el) return;
+    var form = el.closest("form");
+    if (form && form.classList.contains("sent")) return;
+    event.preventDefault();
+    el.click();
+  });
+
+  // A new decision of the viewer's is brought into view and takes the focus (once per
+  // decision: the same prompt redrawn keeps whatever has the focus).
+  var focusedPrompt = null;
+  function focusNewPrompt() {
+    var area = document.getElementById("prompt");
+    var prompt = area && area.querySelector(".prompt.mine");
+    if (!prompt) { focusedPrompt = null; return; }
+    var id = area.getAttribute("data-version") + ":" + prompt.getAttribute("data-kind");
+    if (id === focusedPrompt) {
+      // the same decision redrawn (the focused element was swapped out): keep the focus in it
+      if (document.activeElement === document.body) prompt.focus({ preventScroll: true });
+      return;
+    }
+    focusedPrompt = id;
+    if (typing(document.activeElement)) return;
+    var box = prompt.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) prompt.scrollIntoView({ block: "nearest" });
+    prompt.focus({ preventScroll: true });
+  }
+  document.addEventListener("htmx:wsAfterMessage", focusNewPrompt);
+  document.addEventListener("DOMContentLoaded", focusNewPrompt);
+
+  // The older log lines stay open across their fragment's redraws.
+  var olderOpen = false;
+  document.addEventListener("toggle", function (event) {
+    if (event.target.matches && event.target.matches("details[data-keep-open]")) olderOpen = event.target.open;
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var older = document.querySelector("details[data-keep-open]");
+    if (older && olderOpen && !older.open) older.open = true;
+  });
+
+  // Blocks by clicking: a creature of yours that can block, then the attacker it blocks. Only
+  // the pairs the engine offers (the options' checkboxes) can be made; a blocker blocks one
+  // attacker, so choosing another moves it. Confirm sends them as before.
+  var blocker = null;
+  function blockChecks() {
+    return Array.prototype.slice.call(document.querySelectorAll('#prompt .prompt.mine[data-kind="declare_blockers"] label.check[data-marks]'));
+  }
+  function pairOf(label) {
+    var ids = label.getAttribute("data-marks").split(" ");
+    return { blocker: ids[0], attacker: ids[1], box: label.querySelector("input[type=checkbox]") };
+  }
+  function pickBlocker(token) {
+    blocker = token;
+    document.querySelectorAll(".block-source, .block-target").forEach(function (el) {
+      el.classList.remove("block-source", "block-target");
+    });
+    if (!token) return;
+    blockChecks().map(pairOf).forEach(function (pair) {
+      if (pair.blocker !== token) return;
+      marked(pair.blocker).forEach(function (el) { el.classList.add("block-source"); });
+      marked(pair.attacker).forEach(function (el) { el.classList.add("block-target"); });
+    });
+  }
+  function setBox(box, on) {
+    if (box.checked === on) return;
+    box.checked = on;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  document.addEventListener("click", function (event) {
+    var pairs = blockChecks().map(pairOf);
+    if (!pairs.length || event.target.closest("button, a, label, input, summary, form")) return;
+    var perm = event.target.closest(".perm[data-id]");
+    if (!perm) return;
+    var token = "o" + perm.getAttribute("data-id");
+    if (blocker && blocker !== token) {
+      var chosen = pairs.filter(function (p) { return p.blocker === blocker && p.attacker === token; })[0];
+      if (chosen) {
+        event.preventDefault();  // consumed: the zoom panel (zoom.js) stays shut
+        var was = chosen.box.checked;
+        pairs.forEach(function (p) { if (p.blocker === blocker) setBox(p.box, false); });
+        setBox(chosen.box, !was);
+        pickBlocker(null);
+        return;
+      }
+    }
+    var canBlock = pairs.some(function (p) { return p.blocker === token; });
+    if (canBlock) event.preventDefault();
+    pickBlocker(canBlock && blocker !== token ? token : null);
+  });
+  // However a block is ticked (on the card, in the list, with a key), a blocker blocks one
+  // attacker: ticking a pair unticks that blocker's other pair.
+  document.addEventListener("change", function (event) {
+    var label = event.target.closest && event.target.closest('.prompt.mine[data-kind="declare_blockers"] label.check[data-marks]');
+    if (!label || !event.target.checked) return;
+    var ticked = pairOf(label);
+    blockChecks().map(pairOf).forEach(function (p) {
+      if (p.blocker === ticked.blocker && p.box !== ticked.box) setBox(p.box, false);
+    });
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (blocker && !blockChecks().length) pickBlocker(null);
+  });
+
+  // Attack and block pairings drawn as lines over the table, for both players and spectators:
+  // the engine's blocks (data-blocks on a blocker) and, while blockers are being declared, the
+  // pairs ticked so far.
+  var SVG = "http://www.w3.org/2000/svg";
+  // The middle of the edge of `el` that faces `other` (a line between two cards starts and ends
+  // at their edges, not across their text).
+  function edge(el, other) {
+    var r = el.getBoundingClientRect(), o = other.getBoundingClientRect();
+    var y = o.top > r.bottom ? r.bottom : (o.bottom < r.top ? r.top : r.top + r.height / 2);
+    return { x: r.left + r.width / 2 + window.scrollX, y: y + window.scrollY };
+  }
+  function drawPairings() {
+    var layer = document.getElementById("pairings");
+    var pairs = [];
+    document.querySelectorAll(".perm[data-blocks]").forEach(function (b) {
+      var a = document.querySelector('.perm[data-id="' + b.getAttribute("data-blocks") + '"]');
+      if (a) pairs.push([b, a, "declared"]);
+    });
+    document.querySelectorAll(".perm[data-attacks]").forEach(function (a) {
+      // an attack on a planeswalker (an attack on a player is written on the attacker)
+      var target = document.querySelector('.perm[data-id="' + a.getAttribute("data-attacks") + '"]');
+      if (target) pairs.push([a, target, "declared"]);
+    });
+    blockChecks().map(pairOf).forEach(function (p) {
+      if (!p.box.checked) return;
+      var b = marked(p.blocker)[0], a = marked(p.attacker)[0];
+      if (a && b) pairs.push([b, a, "proposed"]);
+    });
+    if (!pairs.length) { if (layer) layer.remove(); return; }
+    if (!layer) {
+      layer = document.createElementNS(SVG, "svg");
+      layer.id = "pairings";
+      layer.setAttribute("aria-hidden", "true");
+      layer.style.cssText = "position:absolute;left:0;top:0;pointer-events:none;z-index:5;overflow:visible";
+      document.body.appendChild(layer);
+    }
+    layer.setAttribute("width", document.documentElement.scrollWidth);
+    layer.setAttribute("height", document.documentElement.scrollHeight);
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    pairs.forEach(function (pair) {
+      var from = edge(pair[0], pair[1]), to = edge(pair[1], pair[0]);
+      var color = pair[2] === "declared" ? "#e4572e" : "#f5cf6b";
+      var line = document.createElementNS(SVG, "line");
+      line.setAttribute("x1", from.x); line.setAttribute("y1", from.y);
+      line.setAttribute("x2", to.x); line.setAttribute("y2", to.y);
+      line.setAttribute("class", "pairing " + pair[2]);
+      line.setAttribute("stroke", color);
+      line.setAttribute("stroke-width", "3");
+      line.setAttribute("stroke-opacity", "0.8");
+      line.setAttribute("stroke-linecap", "round");
+      if (pair[2] === "proposed") line.setAttribute("stroke-dasharray", "8 6");
+      layer.appendChild(line);
+      [from, to].forEach(function (end) {
+        var dot = document.createElementNS(SVG, "circle");
+        dot.setAttribute("cx", end.x); dot.setAttribute("cy", end.y); dot.setAttribute("r", "5");
+        dot.setAttribute("fill", color);
+        layer.appendChild(dot);
+      });
+    });
+  }
+  // Drawn once the page has settled: after every script's own changes to the new fragments
+  // (the next frame), and again when the layout moves (a resize, a panel opened or closed).
+  var drawing = false;
+  function redrawPairings() {
+    if (drawing) return;
+    drawing = true;
+    requestAnimationFrame(function () { drawing = false; drawPairings(); });
+  }
+  document.addEventListener("htmx:wsAfterMessage", redrawPairings);
+  document.addEventListener("DOMContentLoaded", redrawPairings);
+  document.addEventListener("change", redrawPairings);
+  document.addEventListener("toggle", redrawPairings, true);
+  window.addEventListener("resize", redrawPairings);
+
+  // A division of combat damage: the amounts typed for each recipient pick the option that has
+  // them ("cd:2,3"); one the rules don't allow can't be sent, and the page says why. The list of
+  // every division stays below, folded.
+  function divisionState(form) {
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("input[type=number]"));
+    var amounts = inputs.map(function (i) { return Math.max(0, parseInt(i.value, 10) || 0); });
+    var id = "cd:" + amounts.join(",");
+    var legal = form.getAttribute("data-legal").split(" ").indexOf(id) >= 0;
+    var left = Number(form.getAttribute("data-total")) - amounts.reduce(function (a, b) { return a + b; }, 0);
+    form.querySelector("input[name=option]").value = id;
+    form.querySelector("button[type=submit]").disabled = !legal;
+    var state = form.querySelector(".division-state");
+    if (legal) state.textContent = "A legal division.";
+    else if (left > 0) state.textContent = left + " damage still to assign.";
+    else if (left < 0) state.textContent = -left + " damage too many.";
+    else state.textContent = "Not a legal division: a blocker must have lethal damage before the player gets any.";
+  }
+  function showDivision() {
+    var form = document.querySelector("#prompt .division-form[hidden]");
+    if (!form) return;
+    form.hidden = false;
+    var all = form.parentNode.querySelector(".all-divisions");
+    if (all) all.open = false;
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest(".division-form");
+    if (form) divisionState(form);
+  });
+  document.addEventListener("htmx:wsAfterMessage", showDivision);
+  document.addEventListener("DOMContentLoaded", showDivision);
 })();

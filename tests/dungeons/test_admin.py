@@ -12,18 +12,22 @@ from django.contrib.auth.models import Permission, User
 
 from dungeons.models import DungeonCard, DungeonRevision
 from dungeons.steps import ALL_PARAMS, step_to_fields
+from game.engine.ops import WORDS, data_params
 from tests.dungeon_samples import cellar
 
 pytestmark = pytest.mark.django_db
 
 ADD_URL = "/admin/dungeons/dungeoncard/add/"
+# Parameters picked as ticked words (keywords, card types) rather than typed.
+WORD_CHOICES = {n for n, p in data_params().items() if p.type == WORDS and p.choices}
 
 CELLAR = cellar()
 
 
-def post_data(dungeon: dict, card: DungeonCard | None = None) -> dict[str, str]:
-    """The admin form's POST for `dungeon` (new rooms and steps only)."""
-    data = {
+def post_data(dungeon: dict, card: DungeonCard | None = None) -> dict[str, str | list[str]]:
+    """The admin form's POST for `dungeon` (new rooms and steps only): exits as the ticked
+    room names, each step with its operation's fields only."""
+    data: dict[str, str | list[str]] = {
         "name": dungeon["name"],
         "subtype": dungeon.get("subtype", ""),
         "text": dungeon.get("text", ""),
@@ -41,7 +45,7 @@ def post_data(dungeon: dict, card: DungeonCard | None = None) -> dict[str, str]:
         data[p + "position"] = str(i)
         data[p + "name"] = room["name"]
         data[p + "text"] = room["text"]
-        data[p + "leads_to"] = ", ".join(room.get("leads_to", []))
+        data[p + "leads_to"] = list(room.get("leads_to", []))
         steps = room.get("effect", [])
         data[p + "steps-TOTAL_FORMS"] = str(len(steps))
         data[p + "steps-INITIAL_FORMS"] = "0"
@@ -53,6 +57,10 @@ def post_data(dungeon: dict, card: DungeonCard | None = None) -> dict[str, str]:
             fields = step_to_fields(step)
             for key in ["op", *ALL_PARAMS]:
                 value = fields.get(key, "")
+                if key in WORD_CHOICES:  # ticked boxes: nothing is sent when none is ticked
+                    if value:
+                        data[q + key] = [w.strip() for w in str(value).split(",")]
+                    continue
                 if isinstance(value, bool):
                     if value:
                         data[q + key] = "on"

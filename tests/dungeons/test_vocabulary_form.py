@@ -13,7 +13,7 @@ from dungeons.forms import EffectStepForm
 from dungeons.models import DungeonCard, EffectStep
 from dungeons.steps import ALL_PARAMS
 from game.engine import ops
-from game.engine.ops import BOOL, INT, TARGET, TEXT, Op, Param
+from game.engine.ops import BOOL, INT, TARGET, TEXT, WORDS, Op, Param
 from tests.dungeon_samples import cellar
 
 from .test_admin import ADD_URL, admin_client, post_data  # noqa: F401 - admin_client: fixture
@@ -40,6 +40,9 @@ def test_each_field_has_the_kind_its_parameter_declares():
             assert field.min_value == param.minimum, name
         elif param.type == BOOL:
             assert isinstance(field, forms.BooleanField), name
+        elif param.type == WORDS and param.choices:
+            assert isinstance(field, forms.MultipleChoiceField), name  # ticked, not typed
+            assert [v for v, _ in field.choices] == list(param.choices), name
         elif param.type == TARGET or (param.type == TEXT and param.choices):
             assert isinstance(field, forms.ChoiceField), name
             if param.type == TEXT:

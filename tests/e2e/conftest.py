@@ -31,12 +31,27 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
 
+def _application(**kwargs):  # noqa: ANN003, ANN202
+    """The live server's application, forgetting the content types it has looked up before each
+    request: a transactional test's flush makes them again under new ids, and the admin's log
+    entries (written when a test saves in the admin) must point at the rows that exist now."""
+    from django.contrib.contenttypes.models import ContentType
+
+    app = make_application(**kwargs)
+
+    async def application(scope, receive, send):  # noqa: ANN001, ANN202
+        ContentType.objects.clear_cache()
+        await app(scope, receive, send)
+
+    return application
+
+
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     """Daphne serving game.asgi (HTTP, static files and websockets) on the test database."""
     proc = DaphneProcess(
         "127.0.0.1",
-        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        partial(_application, static_wrapper=ASGIStaticFilesHandler),
         setup=set_database_connection,
     )
     # The child is forked: it must inherit an unblocked database (stack.md pitfall 7).
@@ -65,6 +80,25 @@ def browser(live_server_url):
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     chromium.close()
     pw.stop()
+
+
+@pytest.fixture(autouse=True)
+def official_dungeons(request) -> None:
+    """Every browser test starts with the four official dungeons. Their rows come from a data
+    migration, and the flush after a transactional test empties the table (pytest-django's
+    serialized rollback does not restore them here): without this, a test that runs after
+    another one meets only the dungeons that test made, and a game with one dungeon chooses it
+    without asking."""
+    if request.node.get_closest_marker("django_db") is None:
+        return
+    request.getfixturevalue("transactional_db")
+    from dungeons.models import DungeonCard
+    from dungeons.official import official_dungeon_dicts
+    from dungeons.storage import save_dungeon
+
+    if DungeonCard.objects.filter(official=True).count() < len(official_dungeon_dicts()):
+        for data in official_dungeon_dicts():
+            save_dungeon(data, official=True, note="e2e: the official dungeons again")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -74,7 +74,7 @@ def test_a_whole_game_against_the_computer_from_the_lobby_to_the_game_over_scree
     mira = sign_in(page, live_server_url, "Mira")
     page.goto(live_server_url + "/")
     page.select_option("#id_computer-deck", "Varis (green-white)")
-    page.select_option("#id_computer-computer_deck", "Crawlers (black-red-blue)")
+    page.select_option("#id_computer-computer_deck", "Crawlers (black-red)")
     page.check("#play-computer input[value=easy]")
     page.click("#play-computer button[type=submit]")
     expect(page.locator("#topbar")).to_be_visible()

@@ -15,9 +15,14 @@ from .test_play import sign_in
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ROOMS = [
-    ("Stairs", "You gain 2 life.", "Left, Right", [("gain_life", {"who": "you", "amount": "2"})]),
-    ("Left", "Scry 1.", "", [("scry", {"amount": "1"})]),
-    ("Right", "Draw a card.", "", [("draw", {"amount": "1"})]),
+    (
+        "Stairs",
+        "You gain 2 life.",
+        ["Left", "Right"],
+        [("gain_life", {"who": "you", "amount": "2"})],
+    ),
+    ("Left", "Scry 1.", [], [("scry", {"amount": "1"})]),
+    ("Right", "Draw a card.", [], [("draw", {"amount": "1"})]),
 ]
 
 
@@ -28,13 +33,11 @@ def _admin_creates_the_dungeon(page, base: str) -> None:
     page.fill("#id_password", "pw")
     page.click("input[type=submit]")
     page.fill("#id_name", "Goblin Cellar")
-    for i, (name, text, leads_to, steps) in enumerate(ROOMS):
+    for i, (name, text, _, steps) in enumerate(ROOMS):
         page.click(".djn-add-item a.djn-add-handler.djn-model-dungeons-room")
         room = f"#id_rooms-{i}-"
-        page.fill(room + "position", str(i))
         page.fill(room + "name", name)
         page.fill(room + "text", text)
-        page.fill(room + "leads_to", leads_to)
         for j, (op, params) in enumerate(steps):
             page.locator(
                 f"#rooms-{i} .djn-add-item a.djn-add-handler.djn-model-dungeons-effectstep"
@@ -42,10 +45,14 @@ def _admin_creates_the_dungeon(page, base: str) -> None:
             step = f"#id_rooms-{i}-steps-{j}-"
             page.select_option(step + "op", op)
             for key, value in params.items():
+                expect(page.locator(step + key)).to_be_visible()  # the operation's own fields
                 if page.locator(step + key).evaluate("e => e.tagName") == "SELECT":
                     page.select_option(step + key, value)
                 else:
                     page.fill(step + key, value)
+    for i, (_, _, leads_to, _) in enumerate(ROOMS):  # exits: picked from the other rooms
+        for target in leads_to:
+            page.locator(f"#exits-rooms-{i} input[value='{target}']").check()
     page.click("input[name=_save]")
     expect(page.locator(".messagelist .success")).to_be_visible()
     card = DungeonCard.objects.get(name="Goblin Cellar")

@@ -75,17 +75,24 @@ def test_create_and_join_a_game_by_link(new_page, live_server_url):
     expect(guest.locator("h1")).to_contain_text("Alice invites you")
     guest.fill("#id_display_name", "Bob")
     guest.click("text=Play as guest")
-    guest.check("input[value='Crawlers (black-red-blue)']")
+    guest.check("input[value='Crawlers (black-red)']")
     guest.click("#join-game button[type=submit]")
 
     for page in (host, guest):
         expect(page.locator("#topbar")).to_be_visible()
         expect(page.locator("#topbar .seat-presence.online")).to_have_count(2)
-        # The game opens with mulligans: one player decides, the other is told who.
+        # The game opens with the coin flip's winner choosing to play or draw (CR 103.1): one
+        # player decides, the other is told who.
         expect(page.locator("#prompt .prompt")).to_be_visible()
     kinds = {page.locator("#prompt .prompt").get_attribute("data-kind") for page in (host, guest)}
-    assert kinds == {"mulligan"}
+    assert kinds == {"play_or_draw"}
+    winner = host if host.locator("#prompt .prompt.mine").count() else guest
+    winner.click("#prompt button[data-option='play']")
+    # Then the mulligans, the winner (playing first) deciding first.
+    for page in (host, guest):
+        expect(page.locator("#prompt .prompt")).to_have_attribute("data-kind", "mulligan")
     deciding = host if host.locator("#prompt .prompt.mine").count() else guest
+    assert deciding is winner
     expect(deciding.locator("#hand .card")).to_have_count(7)
     assert Game.objects.get().status == Game.ACTIVE
 
@@ -161,10 +168,14 @@ def test_finishing_a_game_shows_the_game_over_screen_on_both_pages(new_page, liv
         expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
         expect(page.locator("#over .over-reason")).to_have_text("life total 0 or less")
         expect(page.locator("#over .over-you")).to_have_text(you)
+    # A rematch is an offer: bob offers, alice sees it and accepts, both end up in the new game.
     bob.click("#rematch")
-    expect(bob.locator("#topbar")).to_be_visible()
-    expect(alice.locator("#rematch-link")).to_be_visible()
-    alice.click("#rematch-link")
+    expect(bob.locator("#rematch-offer")).to_have_text("You offered a rematch: waiting for alice.")
+    expect(alice.locator("#rematch-offer")).to_have_text("bob offers a rematch.")
+    alice.click("#rematch")
+    expect(alice.locator("#topbar")).to_be_visible()
+    expect(bob.locator("#rematch-link")).to_be_visible()
+    bob.click("#rematch-link")
     assert alice.url == bob.url
 
 

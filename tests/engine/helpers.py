@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dungeons.official import official_dungeons
-from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
+from game.decks import BLACK_RED, GREEN_WHITE_VARIS
 from game.engine.game import Engine, GameSetup
 
 
@@ -12,7 +12,7 @@ def new_game(seed: int = 0, decks: dict[str, list[str]] | None = None) -> Engine
         GameSetup(
             players=["alice", "bob"],
             seed=seed,
-            decks=decks or {"alice": GREEN_WHITE_VARIS, "bob": BLACK_RED_BLUE},
+            decks=decks or {"alice": GREEN_WHITE_VARIS, "bob": BLACK_RED},
             dungeons=official_dungeons(),
         )
     )

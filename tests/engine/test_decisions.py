@@ -7,17 +7,38 @@ import copy
 import pytest
 
 from game.engine.decisions import IllegalAnswer
+from game.engine.game import Engine, GameSetup
 
 from .helpers import new_game, position
 
 
-def test_a_new_game_starts_with_a_mulligan_decision_for_the_coin_flip_winner():
+def test_a_new_game_starts_with_the_coin_flip_winner_choosing_to_play_or_draw():
+    # CR 103.1: the winner of the coin flip decides who takes the first turn; then the
+    # mulligans, the player who plays first deciding first (CR 103.5).
+    for answer in ("play", "draw"):
+        game = new_game(seed=3)
+        d = game.pending
+        assert d is not None and d.kind == "play_or_draw"
+        assert [o.label for o in d.options] == ["play", "draw"]
+        winner = d.player
+        assert any(f"{winner} wins the coin flip" in line for line in game.state.log)
+        game.answer(winner, answer)
+        first = winner if answer == "play" else game.state.opponent(winner)
+        assert game.state.first_player == game.state.active == first
+        d = game.pending
+        assert d.kind == "mulligan" and d.player == first
+        assert [o.label for o in d.options] == ["keep", "mulligan"]
+
+
+def test_a_game_stored_before_the_play_or_draw_choice_replays_without_it():
     game = new_game(seed=3)
-    d = game.pending
-    assert d is not None and d.kind == "mulligan"
-    assert d.player == game.state.first_player
-    assert [o.label for o in d.options] == ["keep", "mulligan"]
-    assert any("coin flip" in line and "CR 103.1" in line for line in game.state.log)
+    setup = game.setup
+    old = Engine(
+        GameSetup(setup.players, setup.seed, setup.decks, setup.dungeons, play_or_draw=False)
+    )
+    assert old.pending.kind == "mulligan"
+    assert old.pending.player == game.pending.player  # the winner played first
+    assert any("wins the coin flip and plays first (CR 103.1)" in x for x in old.state.log)
 
 
 def test_illegal_answers_raise_a_typed_error_listing_the_options_and_change_nothing():
@@ -27,12 +48,12 @@ def test_illegal_answers_raise_a_typed_error_listing_the_options_and_change_noth
     d = game.pending
     with pytest.raises(IllegalAnswer) as err:
         game.answer(d.player, "not-an-option")
-    assert "keep" in str(err.value) and "mulligan" in str(err.value)
+    assert "play" in str(err.value) and "draw" in str(err.value)
     other = "bob" if d.player == "alice" else "alice"
     with pytest.raises(IllegalAnswer, match="decision"):
-        game.answer(other, "keep")
+        game.answer(other, "play")
     with pytest.raises(IllegalAnswer):
-        game.answer(d.player, ["keep", "mulligan"])
+        game.answer(d.player, ["play", "draw"])
     assert game.state_json() == before
     assert game.answers == answers_before
 

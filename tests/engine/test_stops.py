@@ -14,7 +14,16 @@ from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine
 from game.engine.priority import priority_decision
 from game.engine.state import GameState
-from game.engine.stops import cheapest_from_hand, stops_at
+from game.engine.stops import (
+    ALL_STOP_KEYS,
+    DEFAULT_STOPS,
+    cheapest_from_hand,
+    destination,
+    passed_because,
+    stop_key_problem,
+    stops_at,
+    stops_from,
+)
 
 from .helpers import new_game, position
 
@@ -49,6 +58,20 @@ def _priority_moments(seed: int) -> Iterator[tuple[Engine, str]]:
             game.answer(d.player, [] if d.multi else d.options[0].id)
 
 
+# Stop settings a player may have: the defaults, every step, none, and only the opponent's end.
+STOP_SETS = [DEFAULT_STOPS, ALL_STOP_KEYS, frozenset(), frozenset({"theirs:end"})]
+
+
+def _pace_seen(g: GameState, player: str) -> list[tuple[bool, str | None, str]]:
+    """Everything the pace feature shows of this moment, for each stop set: whether the player
+    is stopped, the log's explanation of a pass, and the pass button's words."""
+    d = priority_decision(g, player)
+    return [
+        (stops_at(g, d, stops), passed_because(g, d, stops), destination(g, player, stops))
+        for stops in STOP_SETS
+    ]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_the_stop_decision_is_the_same_whatever_the_hand_holds(seed):
     checked = leaky_differs = 0
@@ -57,16 +80,12 @@ def test_the_stop_decision_is_the_same_whatever_the_hand_holds(seed):
         p = g.player(player)
         if not p.hand or len(p.library) < len(p.hand):
             continue
-        original = stops_at(g, priority_decision(g, player))
+        original = _pace_seen(g, player)
         could_act = _could_act(g, player)
         for k in (0, max(0, len(p.library) - len(p.hand))):
             _swap_hand_with_library(g, player, k)
             try:
-                assert stops_at(g, priority_decision(g, player)) == original, (
-                    g.turn,
-                    g.step,
-                    player,
-                )
+                assert _pace_seen(g, player) == original, (g.turn, g.step, player)
                 leaky_differs += _could_act(g, player) != could_act
             finally:
                 _swap_hand_with_library(g, player, k)
@@ -177,3 +196,104 @@ def test_once_blockers_are_declared_both_players_with_mana_are_stopped():
 
     assert stops_after_blocks(block=True) == {"alice": True, "bob": True}
     assert stops_after_blocks(block=False) == {"alice": True, "bob": True}
+
+
+def _alice_casts_sentry(bob_battlefield: list[str], bob_hand: list[str]) -> Engine:
+    """Alice casts Keen-Eared Sentry in her main phase and passes: bob holds priority."""
+    game = position(
+        {
+            "alice": {"hand": ["Keen-Eared Sentry"], "battlefield": ["Plains", "Plains"]},
+            "bob": {"hand": bob_hand, "battlefield": bob_battlefield},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    cast = next(o.id for o in game.pending.options if o.label == "cast Keen-Eared Sentry")
+    game.answer("alice", cast)
+    return game
+
+
+def test_your_own_spell_on_the_stack_is_not_a_stop_even_with_something_to_activate():
+    # Alice's own spell resolves unless bob responds: she is not asked again after casting it,
+    # whatever she could do (here: mana to spend and cards in hand).
+    game = position(
+        {
+            "alice": {
+                "hand": ["Keen-Eared Sentry", "Power Word Kill"],
+                "battlefield": ["Plains", "Plains", "Swamp", "Swamp"],
+            },
+            "bob": {},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    cast = next(o.id for o in game.pending.options if o.label == "cast Keen-Eared Sentry")
+    game.answer("alice", cast)
+    d = game.pending
+    assert (d.player, d.kind) == ("alice", "priority")
+    assert any(o.data == "mana" for o in d.options)  # she could still do something
+    for stops in STOP_SETS:
+        assert not stops_at(game.state, d, stops)
+        assert passed_because(game.state, d, stops) is None  # nothing to explain: not a stop
+    assert destination(game.state, "alice") == "Resolve Keen-Eared Sentry"
+
+
+def test_the_steps_a_player_turned_on_stop_them_and_the_others_do_not():
+    # Bob, holding a card with mana open, in alice's end step: stopped only if he turned it on.
+    game = position(
+        {"alice": {}, "bob": {"hand": ["Power Word Kill"], "battlefield": ["Swamp", "Swamp"]}},
+        {"number": 3, "active": "alice", "step": "end"},
+    )
+    g = game.state
+    d = priority_decision(g, "bob")
+    assert not stops_at(g, d, DEFAULT_STOPS)  # off by default
+    assert stops_at(g, d, DEFAULT_STOPS | {"theirs:end"})
+    assert not stops_at(g, d, {"mine:end"})  # his own end step is another stop
+    # Alice, in her own end step, is not stopped by bob's setting.
+    assert not stops_at(g, priority_decision(g, "alice"), {"theirs:end"})
+
+
+def test_a_stop_passed_for_want_of_mana_is_explained():
+    game = _alice_casts_sentry([], ["Power Word Kill"])
+    game.answer("alice", "pass")
+    d = game.pending
+    assert (d.player, d.kind) == ("bob", "priority")
+    why = passed_because(game.state, d, DEFAULT_STOPS)
+    assert why == (
+        "bob's priority is passed on Keen-Eared Sentry: no untapped mana source "
+        "(every card costs mana)"
+    )
+    # With an untapped Swamp he is asked instead, and there is nothing to explain.
+    game = _alice_casts_sentry(["Swamp"], ["Power Word Kill"])
+    game.answer("alice", "pass")
+    assert stops_at(game.state, game.pending) and passed_because(game.state, game.pending) is None
+
+
+def test_the_pass_button_names_where_passing_goes():
+    def where(step: str, stops=DEFAULT_STOPS, battlefield=("Plains",)) -> str:
+        game = position(
+            {"alice": {"hand": ["Rally Maneuver"], "battlefield": list(battlefield)}, "bob": {}},
+            {"number": 3, "active": "alice", "step": step},
+        )
+        return destination(game.state, "alice", stops)
+
+    assert where("upkeep") == "To main 1"
+    # With a creature able to attack, declaring attackers comes next: you are asked there.
+    assert where("precombat_main", battlefield=["Plains", "Grizzled Outrider"]) == ("To combat")
+    assert where("precombat_main") == "To main 2"  # nothing can attack: no combat stop
+    assert where("postcombat_main") == "To end of turn"
+    assert where("postcombat_main", DEFAULT_STOPS | {"mine:end"}) == "To end step"
+    # On the opponent's turn, with nothing turned on there: to your own turn.
+    game = position(
+        {"alice": {}, "bob": {"hand": ["Rally Maneuver"], "battlefield": ["Plains"]}},
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    assert destination(game.state, "bob", frozenset()) == "To your turn"
+    assert destination(game.state, "bob", {"theirs:end"}) == "To end step"
+
+
+def test_stop_keys_are_checked_and_stored_settings_read_back():
+    assert stop_key_problem("theirs:end") is None
+    for bad in ("theirs:untap", "ours:end", "end", 3, None, "mine:cleanup"):
+        assert "is not a stop" in stop_key_problem(bad)
+    assert stops_from(None) == DEFAULT_STOPS  # never changed: the defaults
+    assert stops_from([]) == frozenset()  # turned everything off
+    assert stops_from(["theirs:end", "gone:step"]) == {"theirs:end"}

@@ -20,7 +20,7 @@ from bench._client import Browser, Seat
 
 from .conftest import start_servers
 
-DECKS = ("Varis (green-white)", "Crawlers (black-red-blue)")
+DECKS = ("Varis (green-white)", "Crawlers (black-red)")
 ROUNDS = 3
 _MESSAGE = re.compile(r'<ul class="messages">\s*<li class="error">(.*?)</li>', re.S)
 

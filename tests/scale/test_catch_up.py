@@ -46,10 +46,10 @@ class Process:
             finally:
                 replaying = False
 
-        def apply_logged(engine, player, answer) -> None:  # noqa: ANN001
+        def apply_logged(engine, player, answer, **kwargs) -> None:  # noqa: ANN001, ANN003
             if not replaying:
                 self.applied += 1
-            real_apply(engine, player, answer)
+            real_apply(engine, player, answer, **kwargs)
 
         with monkeypatch.context() as m:
             m.setattr(engines, "CACHE", self.cache)

@@ -20,7 +20,7 @@ from bench._client import FRAGMENT_TAGS, Browser, Seat, Table, normalised
 
 pytestmark = [pytest.mark.scale]
 
-DECKS = ("Varis (green-white)", "Crawlers (black-red-blue)")
+DECKS = ("Varis (green-white)", "Crawlers (black-red)")
 MAX_ANSWERS = 1500  # random games end well before (bench/engine.py); a bound, not an expectation
 
 _PLATE = re.compile(r'<div class="plate[^"]*" data-player="([^"]*)"')

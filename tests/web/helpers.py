@@ -8,7 +8,7 @@ from unittest import mock
 from django.contrib.auth import get_user_model
 
 from game import services
-from game.decks import BLACK_RED_BLUE, GREEN_WHITE_VARIS
+from game.decks import BLACK_RED, GREEN_WHITE_VARIS
 from game.models import Game, Player
 from game.services import lifecycle
 
@@ -32,10 +32,10 @@ def start_game(host: Player, guest: Player, *, seed: int | None = None) -> Game:
     on every run."""
     game = services.create_game(host, deck_name="Varis", deck=list(GREEN_WHITE_VARIS))
     if seed is None:
-        services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
+        services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED))
     else:
         with mock.patch.object(lifecycle, "new_secret_seed", return_value=seed):
-            services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED_BLUE))
+            services.join_game(game.pk, guest, deck_name="Crawlers", deck=list(BLACK_RED))
     game.refresh_from_db()
     return game
 

@@ -390,6 +390,52 @@ async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps
     await db(game.refresh_from_db)()
     start, answers = engines.offered(game.pk, game.code)
     assert start == before and start + len(answers) == game.version
-    assert answers[0] == ("alice", cast)
+    assert answers[0] == ("alice", cast, "")  # (who, answer, note)
+    await a.close()
+    await b.close()
+
+
+async def test_a_stop_is_turned_on_and_off_by_a_socket_message_and_a_bad_one_is_refused():
+    from game.models import Player
+
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    await a.send(action="pace", stop="theirs:end", stop_on="on", version=str(game.version))
+    await a.drain()
+    stored = await db(lambda: Player.objects.get(pk=alice.pk).stops)()
+    assert "theirs:end" in stored and "mine:precombat_main" in stored  # the defaults kept
+    await a.send(action="pace", stop="theirs:end", stop_on="off", version="0")  # sets: any version
+    await a.drain()
+    assert "theirs:end" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
+    await a.send(action="pace", stop="theirs:cleanup", stop_on="on", version=str(game.version))
+    assert "is not a stop" in await a.drain()
+    await a.send(action="pace", stop="theirs:end", stop_on="maybe", version=str(game.version))
+    assert "stop_on is on or off" in await a.drain()
+    assert "theirs:end" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
+    await a.close()
+
+
+async def test_a_rematch_is_offered_and_accepted_by_socket_messages():
+    from game.models import Game, Seat
+
+    alice, bob, game = await players_and_game()
+    a = await connect(game, alice)
+    b = await connect(game, bob)
+    await b.send(action="concede", version=str(game.version))
+    await a.drain()
+    await b.drain()
+    await db(game.refresh_from_db)()
+    await a.send(action="rematch", version=str(game.version))
+    await a.drain()
+    await b.drain()
+    offered = await db(lambda: list(Seat.objects.filter(game=game, rematch_offered=True)))()
+    assert [s.player_id for s in offered] == [alice.pk]
+    assert not await db(Game.objects.filter(rematch_of=game).exists)()
+    await b.send(action="rematch", version=str(game.version))
+    await b.drain()
+    rematch = await db(Game.objects.get)(rematch_of=game)
+    assert rematch.status == Game.ACTIVE
+    # Both pages lead to the rematch.
+    assert rematch.get_absolute_url() in await a.drain()
     await a.close()
     await b.close()

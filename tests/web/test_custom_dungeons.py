@@ -84,12 +84,17 @@ def test_a_running_game_keeps_the_dungeon_it_copied_and_a_later_game_gets_the_ed
     edited["rooms"][0]["effect"] = [{"op": "gain_life", "who": "you", "amount": 5}]
     save_dungeon(edited)
     after = _position_game(alice, bob)
-    for game, life, text in ((before, 21, "You gain 1 life."), (after, 25, "You gain 5 life.")):
-        game = answer(_venture(game, alice), alice, "Dungeon of the Mad Mage")
+    # The later game names the edited card as such (DungeonCard.as_played).
+    mad_mage = "Dungeon of the Mad Mage"
+    for game, name, life, text in (
+        (before, mad_mage, 21, "You gain 1 life."),
+        (after, f"{mad_mage} (edited)", 25, "You gain 5 life."),
+    ):
+        game = answer(_venture(game, alice), alice, name)
         with services.reading(game) as engine:
             state = engine.state
             assert state.player("alice").life == life
-            assert state.dungeons["Dungeon of the Mad Mage"].rooms["Yawning Portal"].text == text
+            assert state.dungeons[name].rooms["Yawning Portal"].text == text
 
 
 def test_the_lobby_form_lists_custom_dungeons(client, alice):
@@ -97,3 +102,11 @@ def test_the_lobby_form_lists_custom_dungeons(client, alice):
     client.force_login(alice.user)
     html = client.get("/games/new/").content.decode()
     assert 'id="custom-dungeons"' in html and "Test Cellar" in html
+    assert "A custom dungeon is one a dungeon designer made in the dungeon editor" in html
+
+
+def test_the_lobby_form_explains_the_custom_dungeon_choice_before_any_exists(client, alice):
+    client.force_login(alice.user)
+    html = client.get("/games/new/").content.decode()
+    assert 'id="custom-dungeons"' in html and "No custom dungeons yet." in html
+    assert "docs/dungeons.md" in html

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from game import services
 from game.decks import STARTER_DECKS
-from game.engine.game import replay
+from game.engine.game import Engine
 from game.models import ActionReceipt, Game, GameAction
+from game.services import engines
 
 from .helpers import make_player, start_position
 from .sockets import Socket, db, session_cookie
@@ -83,11 +84,14 @@ def check_game(game: Game) -> None:
     """The stored game is consistent: log = version, replay = the server's state, one receipt
     per applied action id."""
     game.refresh_from_db()
-    rows = list(game.actions.order_by("index").values_list("index", "seat__engine_name", "answer"))
-    assert [i for i, _, _ in rows] == list(range(game.version))
+    rows = list(
+        game.actions.order_by("index").values_list("index", "seat__engine_name", "answer", "note")
+    )
+    assert [row[0] for row in rows] == list(range(game.version))
     with services.reading(game) as engine:
         held = engine.state_json()
-    replayed = replay(services.engine_setup(game), [(who, a) for _, who, a in rows])
+    replayed = Engine(services.engine_setup(game))
+    engines.apply_log(replayed, [row[1:] for row in rows])  # as a replay from the log does
     assert replayed.state_json() == held
     ids = list(
         GameAction.objects.filter(game=game)

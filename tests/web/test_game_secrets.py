@@ -34,7 +34,8 @@ def test_games_from_the_same_scenario_file_shuffle_differently(alice, bob):
 def test_a_rematch_of_a_scenario_game_gets_a_new_secret(alice, bob):
     game = start_position(alice, bob, "varis_fork.yaml")
     services.concede(game.pk, bob)
-    again = services.rematch(game.pk, bob)
+    services.rematch(game.pk, bob)  # an offer; alice accepts
+    again = services.rematch(game.pk, alice)
     again.refresh_from_db()
     assert again.setup["seed"] != game.setup["seed"]
     assert again.setup["seed"].startswith("k256:")

@@ -112,6 +112,39 @@ async def test_every_kind_of_bad_message_is_refused_with_a_reason_and_changes_no
         ),  # noqa: E501
         (json.dumps({"action": "claim", "version": v, "action_id": "y7"}), "may still come back"),
         (
+            json.dumps(
+                {
+                    "action": "pace",
+                    "stop": "mine:untap",
+                    "stop_on": "on",
+                    "version": v,
+                    "action_id": "z1",
+                }
+            ),
+            "is not a stop",
+        ),
+        (
+            json.dumps({"action": "pace", "stop": "mine:end", "version": v, "action_id": "z2"}),
+            "stop_on is on or off",
+        ),
+        (
+            json.dumps(
+                {
+                    "action": "pace",
+                    "stop": "mine:end",
+                    "stop_on": "on",
+                    "full_control": "on",
+                    "version": v,
+                    "action_id": "z3",
+                }
+            ),
+            "on its own",
+        ),
+        (
+            json.dumps({"action": "rematch", "version": v, "action_id": "z4"}),
+            "once this game is over",
+        ),
+        (
             json.dumps({"action": "answer", "option": cast, "version": "99", "action_id": "y8"}),
             "newer than the game",
         ),  # noqa: E501

@@ -242,7 +242,8 @@ def test_without_a_clock_a_waiting_decision_is_never_answered_for_anyone(alice, 
 def test_a_rematch_keeps_the_clock(alice, bob, clock):
     game = clocked_game(alice, bob, clock, minutes=3, increment=2)
     services.concede(game.pk, bob)
-    new = services.rematch(game.pk, alice)
+    services.rematch(game.pk, alice)  # an offer; bob accepts
+    new = services.rematch(game.pk, bob)
     assert (new.clock_seconds, new.clock_increment) == (180, 2)
     assert set(new.seats.values_list("clock_ms", flat=True)) == {180_000}
 

@@ -165,7 +165,7 @@ def test_join_by_link(client, alice, bob):
     login(client, bob)
     page = client.get(f"/g/{game.code}/").content.decode()
     assert 'id="join-game"' in page
-    response = client.post(f"/g/{game.code}/join/", {"deck": "Crawlers (black-red-blue)"})
+    response = client.post(f"/g/{game.code}/join/", {"deck": "Crawlers (black-red)"})
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.ACTIVE
@@ -230,7 +230,7 @@ def test_bob_sees_alice_choosing_and_no_hand(client, alice, bob):
     assert "Power Word Kill" in page
 
 
-def test_game_over_offers_a_rematch(client, alice, bob):
+def test_game_over_offers_a_rematch_the_opponent_accepts(client, alice, bob):
     game = start_position(alice, bob, "lethal_attack.yaml")
     login(client, alice)
     client.post(
@@ -246,10 +246,15 @@ def test_game_over_offers_a_rematch(client, alice, bob):
     page = client.get(game.get_absolute_url()).content.decode()
     assert "alice wins" in page and "life total 0 or less" in page and 'id="rematch"' in page
 
+    # A rematch is an offer: alice stays on the finished game until bob accepts.
+    response = client.post(f"/g/{game.code}/rematch/")
+    assert response["Location"] == game.get_absolute_url()
+    assert not Game.objects.filter(rematch_of=game).exists()
+    login(client, bob)
     response = client.post(f"/g/{game.code}/rematch/")
     new = Game.objects.get(rematch_of=game)
     assert response["Location"] == new.get_absolute_url()
-    login(client, bob)
+    login(client, alice)
     assert new.get_absolute_url() in client.get(game.get_absolute_url()).content.decode()
 
 

@@ -61,7 +61,14 @@ def _acererak_attack(g, ctx, step) -> Gen:  # noqa: ANN001
                 opp,
                 "unless",
                 f"Sacrifice a creature, or {ctx.controller} creates a 2/2 black Zombie",
-                [Option("pay", "pay sacrifice a creature"), Option("dont", "don't pay")],
+                [
+                    Option("pay", "Sacrifice a creature", former=("pay sacrifice a creature",)),
+                    Option(
+                        "dont",
+                        f"Let {ctx.controller} create a 2/2 black Zombie",
+                        former=("don't pay",),
+                    ),
+                ],
             )
             if answer == "pay":
                 chosen = yield from choose_objects(

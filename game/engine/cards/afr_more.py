@@ -87,7 +87,10 @@ ELLYWICK_EMBLEM = Static(
 
 @op("ellywick_emblem", data=False)
 def _ellywick_emblem(g, ctx, step) -> None:  # noqa: ANN001
-    g.player(ctx.controller).emblems.append(("Ellywick Tumblestrum emblem", ELLYWICK_EMBLEM))
+    # The emblem's timestamp is when it is created (CR 613.7d): its abilities apply after an
+    # earlier "loses all abilities" (Ray of Frost) and before a later one.
+    emblem = ("Ellywick Tumblestrum emblem", ELLYWICK_EMBLEM, g.new_timestamp())
+    g.player(ctx.controller).emblems.append(emblem)
     g.note(f"{ctx.controller} gets an emblem: {ELLYWICK_EMBLEM.text}", "CR 114.1")
 
 

@@ -55,11 +55,16 @@ def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
         if not pool:
             decisions.append((name, None))
             continue
+        # The options read as the actions they are; the earlier labels stay accepted by
+        # scenario files (docs/scenarios.md).
         d = Decision(
             name,
             "unless",
             f"Lose {step['amount']} life unless you {cost}",
-            [Option("pay", f"pay {cost}"), Option("dont", "don't pay")],
+            [
+                Option("pay", cost[0].upper() + cost[1:], former=(f"pay {cost}",)),
+                Option("dont", f"Lose {step['amount']} life", former=("don't pay",)),
+            ],
         )
         answer = yield d
         if answer == "dont":

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0005_reliability_clock_receipts'),
+        ('game', '0006_pace_stops_rematch_offer'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

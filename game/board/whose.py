@@ -1,0 +1,106 @@
+"""Whose object an option names: "your Goblin", "Bob's Varis" (the issue's "honest choices").
+
+The engine's option labels are a public contract (scenario files answer with them), so they stay
+as they are; the board shows each option of a choice with the controller of every permanent,
+spell or ability it names (the owner for a card in another zone) and "you" or the other player's
+name for a player, and ties it to what it names on the board (`marks`: tokens the page uses to
+highlight the card, the stack item or the player's plate). A permanent among identical ones
+("Forest #2") also says what sets it apart (tapped, damage, counters).
+
+Only the viewer's own decision is read, while the engine is locked (build._snapshot): its
+options are the viewer's to see.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.engine.decisions import Decision, Option
+    from game.engine.state import GameState, Obj
+
+_NUMBERED = re.compile(r" #\d+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Owned:
+    display: str  # the label with whose each named thing is
+    marks: str  # "o12 s40 pbob": object, stack item and player tokens for highlighting
+
+
+def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[str, Owned]:
+    """Each option's display text and marks, by option id (priority decisions: marks only;
+    "cast your Sentry" would say nothing new)."""
+    out: dict[str, Owned] = {}
+    with g.reading():
+        for o in d.options:
+            if o.data == "mana":
+                continue
+            named = _named(g, o)
+            if not named:
+                continue
+            marks = " ".join(mark for mark, _, _ in named)
+            display = o.label if d.kind == "priority" else _display(g, o, named, me, names)
+            out[o.id] = Owned(display, marks)
+    return out
+
+
+def _named(g: GameState, o: Option) -> list[tuple[str, str, Any]]:
+    """What an option names: (mark, name shown in its label, the thing) for objects, stack
+    items and players."""
+    found: list[tuple[str, str, Any]] = []
+    for obj_id in o.objs:
+        obj = g.find(obj_id)
+        if obj is not None:
+            found.append((f"o{obj_id}", obj.name, obj))
+    ref = o.data
+    if isinstance(ref, tuple) and len(ref) == 2 and isinstance(ref[0], str):
+        what, value = ref
+        if what == "player" and any(p.name == value for p in g.players):
+            found.append((f"p{value}", value, value))
+        elif what == "stack":
+            item = g.stack_item(value)
+            if item is not None:
+                found.append((f"s{value}", item.name, item))
+    return found
+
+
+def _display(
+    g: GameState, o: Option, named: list[tuple[str, str, Any]], me: str, names: dict[str, str]
+) -> str:
+    """The label with "your "/"Bob's " before each thing it names, in order of appearance."""
+    label = o.label
+    out, at = [], 0
+    for _, name, thing in named:
+        i = label.find(name, at)
+        if i < 0:
+            continue
+        if isinstance(thing, str):  # a player
+            shown = "you" if thing == me else names.get(thing, thing)
+        else:
+            controller = thing.controller
+            if getattr(thing, "zone", "battlefield") != "battlefield":
+                controller = getattr(thing, "owner", controller)
+            whose = "your" if controller == me else f"{names.get(controller, controller)}'s"
+            shown = f"{whose} {name}"
+        out.append(label[at:i] + shown)
+        at = i + len(name)
+    text = "".join(out) + label[at:]
+    if _NUMBERED.search(label) and named and not isinstance(named[0][2], str):
+        apart = _apart(g, named[0][2])
+        if apart:
+            text += f" ({apart})"
+    return text
+
+
+def _apart(g: GameState, obj: Obj) -> str:
+    """What tells a permanent from its namesakes: tapped, damage, counters."""
+    if obj.zone != "battlefield":
+        return ""
+    bits = ["tapped" if obj.tapped else "untapped"]
+    if obj.damage:
+        bits.append(f"{obj.damage} damage")
+    bits.extend(f"{n} {kind}" for kind, n in sorted(obj.counters.items()) if n)
+    return ", ".join(bits)

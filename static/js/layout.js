@@ -1,0 +1,95 @@
+// The table's layout helpers (static/css/venture.css): the "js" class for what only works with
+// JavaScript, the height of the phone's action bar, and the dungeon modal taking and keeping
+// the focus. Nothing here sends anything to the server.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  // On a phone the prompt sticks to the bottom of the screen and the stack sticks just above it
+  // (venture.css, max-width: 700px): the stack needs the prompt's height.
+  var observed = null;
+  var sizer = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    var h = entries[0].target.getBoundingClientRect().height;
+    document.documentElement.style.setProperty("--action-bar-h", Math.round(h) + "px");
+  }) : null;
+  function watchPrompt() {
+    var prompt = document.getElementById("prompt");
+    if (!sizer || !prompt || prompt === observed) return;
+    if (observed) sizer.unobserve(observed);
+    sizer.observe(prompt);
+    observed = prompt;
+  }
+
+  // The dungeon choice (a .modal shown over the table) is a modal dialog: it takes the focus
+  // when it opens, Tab stays inside it, Escape closes it like its "Look at the table" button,
+  // and closing it gives the focus back to the button that opens it again.
+  var FOCUSABLE = "button:not([disabled]), [href], input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex='-1'])";
+  function shownModal() { return document.querySelector(".modal.shown"); }
+  function focusables(modal) {
+    return Array.prototype.filter.call(modal.querySelectorAll(FOCUSABLE), function (el) {
+      return el.offsetParent !== null || el === document.activeElement;
+    });
+  }
+  function syncModal() {
+    var modal = shownModal();
+    document.querySelectorAll(".modal").forEach(function (m) {
+      var head = m.querySelector("h2");
+      if (head && !head.id) head.id = (m.id || "modal") + "-title";
+      m.setAttribute("role", "dialog");
+      m.setAttribute("aria-modal", "true");
+      if (head) m.setAttribute("aria-labelledby", head.id);
+      if (m !== modal) delete m.dataset.focused;
+    });
+    if (modal && !modal.dataset.focused && !modal.contains(document.activeElement) &&
+        !document.querySelector("dialog.zoom[open]")) {
+      modal.dataset.focused = "1";
+      var first = modal.querySelector(".map-button") || focusables(modal)[0];
+      if (first) first.focus({ preventScroll: false });
+    }
+  }
+  function reopenButton(modal) {
+    return modal && modal.id ? document.querySelector('[data-show="#' + modal.id + '"]') : null;
+  }
+  document.addEventListener("keydown", function (event) {
+    var modal = shownModal();
+    if (!modal || document.querySelector("dialog.zoom[open]")) return;
+    if (event.key === "Escape") {
+      modal.classList.remove("shown");
+      delete modal.dataset.focused;
+      var again = reopenButton(modal);
+      if (again) again.focus();
+      event.preventDefault();
+    } else if (event.key === "Tab") {
+      var els = focusables(modal);
+      if (!els.length) return;
+      var i = els.indexOf(document.activeElement);
+      if (event.shiftKey && (i <= 0)) { els[els.length - 1].focus(); event.preventDefault(); }
+      else if (!event.shiftKey && (i === -1 || i === els.length - 1)) { els[0].focus(); event.preventDefault(); }
+    }
+  });
+  document.addEventListener("focusin", function (event) {
+    var modal = shownModal();
+    if (!modal || modal.contains(event.target) || event.target.closest("dialog.zoom")) return;
+    var first = modal.querySelector(".map-button") || focusables(modal)[0];
+    if (first) first.focus();
+  });
+  document.addEventListener("click", function (event) {
+    // venture.js shows or hides the modal on this same click; look once it has.
+    var dismiss = event.target.closest("[data-dismiss]");
+    var show = event.target.closest("[data-show]");
+    if (!dismiss && !show) return;
+    setTimeout(function () {
+      syncModal();
+      if (dismiss) {
+        var modal = document.querySelector(dismiss.getAttribute("data-dismiss"));
+        var again = reopenButton(modal);
+        if (again && !shownModal()) again.focus();
+      }
+    }, 0);
+  });
+
+  function refresh() { watchPrompt(); syncModal(); }
+  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:afterSwap", refresh);
+})();

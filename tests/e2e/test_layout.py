@@ -1,0 +1,347 @@
+"""The table as a player sees it, desktop (1280x800) and phone (390x844, touch): the phone's
+action bar, the hand one swipe away, maps that fit, the other player's dungeon choice that does
+not push the board down, the zoom panel, upright tapped permanents, whole names, the "can play"
+mark, the dungeon modal's focus, and the no-JavaScript page that reloads while it waits. The
+README's pictures of the table are taken here (test-artifacts/screenshots/; with
+VENTURE_UPDATE_SCREENSHOT=1 also static/img/)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from playwright.sync_api import expect
+
+from game import services
+from game.decks import GREEN_WHITE_VARIS
+from game.engine.cards import CARDS
+from tests.web.helpers import make_player, start_position
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+README_IMAGES = ROOT / "static" / "img"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def session_cookie(base: str, player) -> dict:
+    session = SessionStore()
+    session[SESSION_KEY] = str(player.user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
+    session.create()
+    return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}
+
+
+@pytest.fixture
+def open_as(request, browser, live_server_url):
+    """open_as(player, path, phone=False, js=True): a page of `player`'s own browser at `path`,
+    desktop or phone-sized with touch; pages are photographed when the test fails."""
+    contexts, pages = [], []
+
+    def open_page(player, path: str, *, phone: bool = False, js: bool = True):
+        options = {"viewport": PHONE if phone else DESKTOP, "java_script_enabled": js}
+        if phone:
+            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+        context = browser.new_context(**options)
+        contexts.append(context)
+        if player is not None:
+            context.add_cookies([session_cookie(live_server_url, player)])
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        page.goto(live_server_url + path)
+        pages.append(
+            (f"{getattr(player, 'display_name', 'anon')}-{'phone' if phone else 'desk'}", page)
+        )
+        return page
+
+    yield open_page
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        out = ROOT / "test-artifacts" / "e2e"
+        out.mkdir(parents=True, exist_ok=True)
+        for name, page in pages:
+            try:
+                page.screenshot(path=str(out / f"{request.node.name}-{name}.png"), full_page=True)
+            except Exception as e:  # a crashed page can't be photographed; say so and go on
+                print(f"no screenshot of {name}: {e}")
+    for context in contexts:
+        context.close()
+
+
+def off_the_loop(fn, *args, **kwargs):
+    """Call a service from another thread: Playwright runs an event loop in this one, and a
+    service that broadcasts (async_to_sync) refuses to run beside it."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(fn, *args, **kwargs).result()
+
+
+def two_players():
+    return make_player("alice"), make_player("bob")
+
+
+def busy_game():
+    alice, bob = two_players()
+    return alice, bob, off_the_loop(start_position, alice, bob, "busy_table.yaml")
+
+
+def box(page, selector: str) -> dict:
+    """Where the first element matching `selector` is in the viewport now (read in one go: a
+    fragment swapped in meanwhile cannot leave a detached element's empty box)."""
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+                  return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
+        selector,
+    )
+
+
+def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url(), phone=True)
+    expect(page.locator("#prompt .prompt.mine")).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    # Nothing is wider than the phone: no sideways scrolling of the page, no zoomed-out layout.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("window.innerWidth") == PHONE["width"]
+    for y in (0, 900, 10_000):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        prompt = box(page, "#prompt")
+        assert abs(prompt["y"] + prompt["height"] - PHONE["height"]) <= 1, (y, prompt)
+        assert prompt["height"] <= PHONE["height"] * 0.45
+    # The hand: a strip that scrolls sideways, its top within one screen's swipe of the top.
+    page.evaluate("window.scrollTo(0, 0)")
+    hand = box(page, "#hand .hand")
+    assert hand["y"] < 2 * PHONE["height"]
+    cards = page.locator("#hand .card")
+    expect(cards).to_have_count(7)
+    first, last = box(page, "#hand .card:first-child"), box(page, "#hand .card:last-child")
+    assert abs(first["y"] - last["y"]) < 1 and last["x"] > PHONE["width"]
+    assert page.evaluate("document.querySelector('#hand .hand').scrollWidth") > PHONE["width"]
+
+
+def test_the_phone_shows_the_stack_just_above_the_prompt(open_as):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url(), phone=True)
+    expect(page.locator("#stack")).to_be_hidden()  # an empty stack takes no room on a phone
+    page.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
+    expect(page.locator("#stack .stack-item").first).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
+    stack, prompt = box(page, "#stack"), box(page, "#prompt")
+    assert abs(stack["y"] + stack["height"] - prompt["y"]) <= 2, (stack, prompt)
+    assert stack["y"] > 0 and prompt["y"] + prompt["height"] <= PHONE["height"] + 1
+
+
+def test_a_cards_full_text_is_readable_on_the_phone(open_as):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url(), phone=True)
+    varis = page.locator("#me .perm[data-name='Varis, Silverymoon Ranger']")
+    varis.tap()
+    zoom = page.locator("dialog.zoom[open]")
+    expect(zoom).to_be_visible()
+    expect(zoom.locator(".zoom-name")).to_have_text("Varis, Silverymoon Ranger")
+    text = zoom.locator(".zoom-text")
+    printed = CARDS["Varis, Silverymoon Ranger"].text
+    assert " ".join(text.inner_text().split()) == " ".join(printed.split())
+    size = float(text.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+    assert size >= 14
+    panel = zoom.bounding_box()
+    assert panel["x"] >= 0 and panel["x"] + panel["width"] <= PHONE["width"]
+    assert panel["y"] >= 0 and panel["y"] + panel["height"] <= PHONE["height"]
+    expect(zoom.locator(".zoom-state")).to_contain_text("3/3")
+    page.keyboard.press("Escape")
+    expect(zoom).to_have_count(0)
+    # A long press on a card in the hand opens it too, and the click after it does nothing else.
+    card = page.locator("#hand .card[data-name='Emerald Dragon']")
+    card.scroll_into_view_if_needed()
+    card.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True})
+    page.wait_for_timeout(700)
+    card.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
+    expect(page.locator("dialog.zoom[open] .zoom-name")).to_have_text("Emerald Dragon")
+    expect(page.locator("dialog.zoom[open] .zoom-text")).to_contain_text("Dissonant Wave")
+
+
+def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url())
+    page.locator("#opponent .perm[data-name='Yuan-Ti Fang-Blade']").click()
+    zoom = page.locator("dialog.zoom[open]")
+    expect(zoom.locator(".zoom-type")).to_have_text(CARDS["Yuan-Ti Fang-Blade"].type_line)
+    expect(zoom.locator(".zoom-state")).to_contain_text("tapped")
+    expect(zoom.locator(".zoom-state")).to_contain_text("deathtouch")
+    zoom.locator(".zoom-close").click()
+    expect(zoom).to_have_count(0)
+    # The graveyard's cards too.
+    page.locator("#opponent .pile summary").click()
+    page.locator("#opponent .pile li", has_text="Fates' Reversal").click()
+    expect(page.locator("dialog.zoom[open] .zoom-text")).to_contain_text("graveyard")
+    page.keyboard.press("Escape")
+    # By keyboard: a permanent is a Tab stop, and Enter opens it.
+    page.locator("#me .perm[data-name='Cloister Gargoyle']").focus()
+    page.keyboard.press("Enter")
+    expect(zoom.locator(".zoom-name")).to_have_text("Cloister Gargoyle")
+    page.keyboard.press("Escape")
+    # The stack: a spell as its card, an ability in its own words (not its source's cost or P/T).
+    page.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
+    trigger = page.locator("#stack .stack-item.ability").first
+    trigger.click()
+    expect(zoom.locator(".zoom-type")).to_have_text("Ability")
+    expect(zoom.locator(".zoom-text")).to_contain_text("venture into the dungeon")
+    expect(zoom.locator(".zoom-pt, .mana-cost")).to_have_count(0)
+    page.keyboard.press("Escape")
+    page.locator("#stack .stack-item.spell").click()
+    expect(zoom.locator(".zoom-pt")).to_have_text("2/1")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_tapped_permanents_stay_upright_and_names_are_whole(open_as, phone):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url(), phone=phone)
+    tapped = page.locator("#me .perm.tapped[data-name='Cloister Gargoyle']")
+    expect(tapped).to_be_visible()
+    matrix = tapped.evaluate("e => getComputedStyle(e).transform")
+    # upright: no rotation (a translation at most)
+    assert matrix == "none" or matrix.startswith("matrix(1, 0, 0, 1,"), matrix
+    for name in ("Varis, Silverymoon Ranger", "Nadaar, Selfless Paladin", "Acererak the Archlich"):
+        label = page.locator(f".perm[data-name='{name}'] .perm-name")
+        clipped = label.evaluate(
+            "e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1"
+        )
+        assert not clipped, name
+
+
+def test_the_can_play_mark_is_no_card_frame_colour(open_as):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url())
+    playable = page.locator("#hand .card.playable").first
+    expect(playable).to_be_visible()
+    ring = playable.evaluate("e => getComputedStyle(e).boxShadow")
+    frames = page.evaluate(
+        """() => ['W','U','B','R','G','multi','land','colorless'].map(c => {
+             const e = document.createElement('div'); e.className = 'card color-' + c;
+             document.body.appendChild(e);
+             const edge = getComputedStyle(e).borderTopColor; e.remove(); return edge; })"""
+    )
+    assert not any(edge in ring for edge in frames), (ring, frames)
+    tag = playable.evaluate("e => getComputedStyle(e, '::before').content")
+    assert tag == '"can play"'
+
+
+def test_maps_fit_the_phone_and_open_at_full_size(open_as):
+    alice, bob, game = busy_game()
+    page = open_as(alice, game.get_absolute_url(), phone=True)
+    maps = page.locator("#maps .dungeon-map")
+    expect(maps).to_have_count(2)
+    for i in range(2):
+        m = box(page, f"#maps .map-slot:nth-child({i + 1}) .dungeon-map")
+        assert m["x"] >= 0 and m["x"] + m["width"] <= PHONE["width"]
+    page.locator("#maps .map-slot[data-player=bob] [data-map-full]").click()
+    full = page.locator("dialog.zoom[open] .dungeon-map")
+    expect(full).to_have_attribute("data-dungeon", "Lost Mine of Phandelver")
+    size = full.locator(".room-name").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 12  # its drawn size, the sidebar's copy is smaller
+
+
+def start_varis_fork():
+    alice, bob = two_players()
+    return alice, bob, off_the_loop(start_position, alice, bob, "varis_fork.yaml")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_other_players_dungeon_choice_does_not_push_the_board_down(open_as, phone):
+    alice, bob, game = start_varis_fork()
+    alice_page = open_as(alice, game.get_absolute_url())
+    bob_page = open_as(bob, game.get_absolute_url(), phone=phone)
+    bob_page.evaluate("window.scrollTo(0, 0)")
+    before = box(bob_page, "#me")
+    alice_page.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    expect(bob_page.locator("#prompt .waiting-text")).to_have_text("alice is choosing a dungeon…")
+    bob_page.evaluate("window.scrollTo(0, 0)")
+    after = box(bob_page, "#me")
+    assert after["y"] - before["y"] < 60, (before, after)
+    expect(bob_page.locator("#prompt .dungeon-map").first).to_be_hidden()
+    bob_page.locator("#prompt .choice-maps-peek summary").click()
+    expect(bob_page.locator("#prompt .dungeon-map")).to_have_count(3)
+    # On the phone, the maps of the choice fit its width.
+    if phone:
+        choice = open_as(alice, game.get_absolute_url(), phone=True)
+        maps = choice.locator("#dungeon-choice .dungeon-map")
+        expect(maps).to_have_count(3)
+        for i in range(3):
+            m = box(choice, f"#dungeon-choice .dungeon-map:nth-of-type({i + 1})")
+            assert m["x"] >= 0 and m["x"] + m["width"] <= PHONE["width"], m
+
+
+def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
+    alice, bob, game = start_varis_fork()
+    page = open_as(alice, game.get_absolute_url())
+    page.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    modal = page.locator("#dungeon-choice.shown")
+    expect(modal).to_have_attribute("role", "dialog")
+    expect(modal).to_have_attribute("aria-modal", "true")
+
+    def focus_in_modal() -> bool:
+        return page.evaluate(
+            "document.getElementById('dungeon-choice').contains(document.activeElement)"
+        )
+
+    page.wait_for_function(
+        "document.getElementById('dungeon-choice').contains(document.activeElement)"
+    )
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert focus_in_modal()
+    page.keyboard.press("Shift+Tab")
+    assert focus_in_modal()
+    page.keyboard.press("Escape")
+    expect(page.locator("#dungeon-choice")).not_to_have_class("modal shown")
+    assert page.evaluate("document.activeElement.getAttribute('data-show')") == "#dungeon-choice"
+    page.keyboard.press("Enter")  # the button opens it again, and the focus goes back in
+    expect(modal).to_be_visible()
+    page.wait_for_function(
+        "document.getElementById('dungeon-choice').contains(document.activeElement)"
+    )
+
+
+def test_without_javascript_the_waiting_page_says_so_and_reloads_when_they_join(open_as):
+    alice, bob = two_players()
+    game = off_the_loop(
+        services.create_game, alice, deck_name="Varis", deck=list(GREEN_WHITE_VARIS)
+    )
+    page = open_as(alice, game.get_absolute_url(), js=False)
+    expect(page.locator("h1")).to_have_text("Waiting for an opponent")
+    # (Chromium's JavaScript switch leaves <noscript> unrendered; its text is what a browser
+    # without JavaScript shows.)
+    assert "reloads itself every 5 seconds" in page.locator(".invite noscript").text_content()
+    expect(page.locator("head noscript meta[http-equiv=refresh]")).to_have_attribute("content", "5")
+    off_the_loop(services.join_game, game.pk, bob, deck_name="Varis", deck=list(GREEN_WHITE_VARIS))
+    expect(page.locator("#topbar")).to_be_visible(timeout=12_000)
+
+
+def test_readme_pictures_of_the_table(open_as):
+    """The README's two pictures: the desktop table and the phone table, mid-game."""
+    alice, bob, game = busy_game()
+    desk = open_as(alice, game.get_absolute_url())
+    phone = open_as(bob, game.get_absolute_url(), phone=True)
+    desk.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
+    expect(phone.locator("#stack .stack-item").first).to_be_visible()
+    expect(phone.locator("#prompt .prompt.mine")).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for page, name in ((desk, "table-desktop.png"), (phone, "table-phone.png")):
+        page.evaluate("window.scrollTo(0, 0)")
+        time.sleep(0.3)
+        page.screenshot(path=str(SHOTS / name))
+        if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
+            README_IMAGES.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(SHOTS / name, README_IMAGES / name)

@@ -1,0 +1,214 @@
+"""A finished game's replay in Debian's Chromium: stepping with the buttons and the keyboard,
+jumping to a turn, scrubbing, playing, following a shared link to the same point and starting a
+new game from a point; on a desktop window and on a phone-sized touch screen. The desktop run
+also takes the README's picture of a replay with its life chart."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from game import services
+from game.models import Game
+from tests.web.helpers import make_player
+from tests.web.replay_helpers import played_game
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "replay.png"
+README_SCREENSHOT = ROOT / "static" / "img" / "replay.png"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def open_context(browser, shape: dict, pages: list):
+    context = browser.new_context(**shape)
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    pages.append(page)
+    return page
+
+
+@pytest.fixture
+def pages(request):
+    opened: list = []
+    yield opened
+    failed = (
+        getattr(request.node, "report_call", None) is not None and request.node.report_call.failed
+    )
+    if failed:
+        out = ROOT / "test-artifacts" / "e2e"
+        out.mkdir(parents=True, exist_ok=True)
+        for i, page in enumerate(opened):
+            page.screenshot(path=str(out / f"{request.node.name}-{i}.png"), full_page=True)
+    for page in opened:
+        page.context.close()
+
+
+def at(page) -> int:
+    return int(page.locator("#replay-point").get_attribute("data-at"))
+
+
+def expect_at(page, n: int) -> None:
+    expect(page.locator("#replay-point")).to_have_attribute("data-at", str(n))
+    assert page.url.endswith(f"?at={n}")
+
+
+def finished_game():
+    """Made in a thread of its own: starting a game tells its channel group (async_to_sync),
+    which cannot run in this thread, where Playwright's event loop runs."""
+
+    def make():
+        alice, bob = make_player("alice"), make_player("bob")
+        game, engine = played_game(alice, bob, seed=41, answers=600)
+        return game, engine, alice
+
+    with ThreadPoolExecutor(1) as pool:
+        game, engine, alice = pool.submit(make).result()
+    assert game.status == Game.FINISHED
+    return game, engine, alice
+
+
+def press_or_tap(page, selector: str, touch: bool) -> None:
+    if touch:
+        page.locator(selector).tap()
+    else:
+        page.locator(selector).click()
+
+
+def walk_through(browser, base: str, shape: dict, pages: list, touch: bool):
+    game, engine, alice = finished_game()
+    last = len(engine.answers)
+    tl = services.timeline(game, None)
+    page = open_context(browser, shape, pages)
+    page.goto(f"{base}/g/{game.code}/replay/")
+    expect(page.locator("#replay-point")).to_have_attribute("data-at", str(last))
+    expect(page.locator("#replay-play")).to_be_visible()  # the script is running
+    expect(page.locator("#life-chart")).to_be_visible()
+    assert page.locator(".replay-hand").count() == 2  # the game is over: both hands
+
+    # The buttons: to the start, then forward two answers (no page load: the URL follows).
+    press_or_tap(page, "#replay-first", touch)
+    expect_at(page, 0)
+    press_or_tap(page, "#replay-next", touch)
+    expect_at(page, 1)
+    press_or_tap(page, "#replay-next", touch)
+    expect_at(page, 2)
+    press_or_tap(page, "#replay-prev", touch)
+    expect_at(page, 1)
+    press_or_tap(page, "#replay-next-event", touch)
+    event = tl.next_event(1)
+    expect_at(page, event)
+    expect(page.locator(".replay-log li.now").first).to_be_visible()
+
+    # Jump to the start of turn 6 from the list of turns.
+    press_or_tap(page, ".replay-turns summary", touch)
+    turn6 = next(k for t, k, _ in tl.turn_starts() if t == 6)
+    press_or_tap(page, '.replay-turns a[data-turn="6"]', touch)
+    expect_at(page, turn6)
+    expect(page.locator(".replay-where .turn-number")).to_have_text("Turn 6")
+    # …and to a step of that turn.
+    step = next(k for t, s, k in tl.step_starts() if t == 6 and s == "precombat_main")
+    press_or_tap(page, ".replay-steps a:text-is('Main 1')", touch)
+    expect_at(page, step)
+
+    # The scrub bar.
+    page.locator("#replay-scrub").fill("300")
+    expect_at(page, 300)
+
+    # Play, then pause: it moves on by itself.
+    press_or_tap(page, "#replay-play", touch)
+    expect(page.locator("#replay-play")).to_have_text("Pause")
+    page.wait_for_function("Number(document.getElementById('replay-point').dataset.at) > 300")
+    press_or_tap(page, "#replay-play", touch)
+    expect(page.locator("#replay-play")).to_have_text("Play")
+
+    # Back in the browser's history goes to the point before.
+    stopped = at(page)
+    press_or_tap(page, "#replay-next", touch)
+    expect_at(page, stopped + 1)
+    page.go_back()
+    expect(page.locator("#replay-point")).to_have_attribute("data-at", str(stopped))
+
+    # A shared link opens the same point for someone else.
+    shared = page.locator("#replay-share").get_attribute("href")
+    event_text = page.locator("#replay-event").inner_text()
+    other = open_context(browser, shape, pages)
+    other.goto(base + shared)
+    expect_at(other, stopped)
+    expect(other.locator("#replay-event")).to_have_text(event_text)
+    expect(other.locator(".replay-where .turn-number")).to_have_text(
+        page.locator(".replay-where .turn-number").inner_text()
+    )
+    return game, engine, alice, tl, page
+
+
+def play_on_from_a_point(browser, base: str, shape: dict, pages: list, game, alice, tl, touch):
+    """Alice opens a point where the game waits for a decision and starts a new game from it."""
+    page = open_context(browser, shape, pages)
+    _sign_in_as(page, base, alice)
+    point = tl.nearest_writable(400)
+    page.goto(f"{base}/g/{game.code}/replay/?at={point}")
+    expect(page.locator("#play-on-file")).to_have_attribute("href", re.compile(rf"at={point}$"))
+    press_or_tap(page, "#play-on-new", touch)
+    expect(page.locator("h1")).to_have_text("Waiting for an opponent")
+    new = Game.objects.exclude(pk=game.pk).order_by("-created").first()
+    assert new is not None and new.is_scenario and page.url.endswith(new.get_absolute_url())
+    f = tl.frames[point]
+    assert f"turn {f.turn}" in new.scenario_name
+
+
+def _sign_in_as(page, base: str, player) -> None:
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(player.user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
+    session.create()
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}]
+    )
+
+
+def test_a_finished_games_replay_on_a_desktop(browser, live_server_url, pages):
+    game, engine, alice, tl, page = walk_through(browser, live_server_url, DESKTOP, pages, False)
+    # The keyboard: ← → one answer, Home and End.
+    page.locator("body").click(position={"x": 5, "y": 5})
+    here = at(page)
+    page.keyboard.press("ArrowRight")
+    expect_at(page, here + 1)
+    page.keyboard.press("ArrowLeft")
+    expect_at(page, here)
+    page.keyboard.press("Shift+ArrowRight")
+    expect_at(page, tl.next_event(here))
+    page.keyboard.press("Home")
+    expect_at(page, 0)
+    page.keyboard.press("End")
+    expect_at(page, len(engine.answers))
+    # The README's picture: a replay in the middle of the game, the life chart below.
+    middle = next(k for k, f in enumerate(tl.frames) if f.turn >= 20 and any(f.dungeons))
+    page.goto(f"{live_server_url}/g/{game.code}/replay/?at={middle + 3}")
+    expect(page.locator("#life-chart")).to_be_visible()
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
+        shutil.copyfile(SCREENSHOT, README_SCREENSHOT)
+    play_on_from_a_point(browser, live_server_url, DESKTOP, pages, game, alice, tl, False)
+
+
+def test_a_finished_games_replay_on_a_phone_with_touch(browser, live_server_url, pages):
+    game, _, alice, tl, page = walk_through(browser, live_server_url, PHONE, pages, True)
+    # Nothing is wider than the screen but the table's own scrolling parts.
+    width = page.evaluate("document.querySelector('.replay-bar').scrollWidth")
+    assert width <= 390
+    play_on_from_a_point(browser, live_server_url, PHONE, pages, game, alice, tl, True)

@@ -1,0 +1,248 @@
+"""The table as two players use it, in Debian's Chromium: how many clicks a quiet turn costs,
+blocks made by clicking and drawn for both players, the attacker dividing damage, the automatic
+payment keeping what the hand needs, honest choices, the keyboard, and a new prompt taking the
+focus. Desktop (1280x800) and phone (390x844) viewports."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_play import start_from_position
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+HIGHLIGHTED = re.compile(r"\bhighlight\b")
+PICKED_BLOCKER = re.compile(r"\bblock-source\b")
+
+
+class Clicks:
+    """Every click a player makes goes through here, so the test can count them."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.count = 0
+
+    def __call__(self, selector: str) -> None:
+        self.count += 1
+        self.page.locator(selector).first.click()
+
+
+def table(new_page, live_server_url, position: str, viewport: dict[str, int] = DESKTOP):
+    alice, bob = start_from_position(new_page, live_server_url, position)
+    for page in (alice, bob):
+        page.set_viewport_size(viewport)
+    return alice, bob
+
+
+def prompt_kind(page):
+    return page.locator("#prompt .prompt.mine")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_quiet_turn_holding_an_instant_takes_at_most_four_clicks_and_none_for_the_other(
+    new_page, live_server_url, viewport
+):
+    alice, bob = table(new_page, live_server_url, "instant_in_hand.yaml", viewport)
+    click_alice, click_bob = Clicks(alice), Clicks(bob)
+    # Alice holds Rally Maneuver with three Plains; bob holds Power Word Kill. Nobody acts: alice
+    # passes where she is stopped until bob's turn begins.
+    new_turn = "document.querySelector('#topbar .turn-number').textContent === 'Turn 4'"
+    for _ in range(6):
+        alice.wait_for_function(f"document.querySelector('#prompt .prompt.mine') || {new_turn}")
+        if alice.evaluate(new_turn):
+            break
+        assert bob.locator("#prompt .prompt.mine").count() == 0, "bob was asked on alice's turn"
+        version = alice.locator("#topbar").get_attribute("data-version")
+        click_alice("#prompt #pass")
+        expect(alice.locator("#topbar")).not_to_have_attribute("data-version", version)
+    expect(bob.locator("#topbar .turn-number")).to_have_text("Turn 4")
+    assert click_alice.count <= 4, click_alice.count
+    assert click_bob.count == 0
+    # Bob is stopped in his own main phase, where he can play his land and cards.
+    expect(prompt_kind(bob)).to_have_attribute("data-kind", "priority")
+
+
+def test_the_pass_button_names_where_it_goes_and_a_step_of_the_strip_sets_a_stop(
+    new_page, live_server_url
+):
+    alice, bob = table(new_page, live_server_url, "instant_in_hand.yaml")
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
+    expect(alice.locator("#topbar .turn-step")).to_have_text("Main 1")
+    expect(alice.locator("#pass")).to_contain_text("To main 2")
+    # Alice turns on a stop at her own end step: the button now goes there.
+    end_step = alice.locator("#topbar .steps li[data-step=end] button.stop")
+    expect(end_step).to_have_attribute("aria-pressed", "false")
+    end_step.click()
+    expect(alice.locator("#topbar .steps li[data-step=end] button.stop")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    # A spectator-like view of the strip has no buttons; the opponent's strip shows their own
+    # stops for the opponent's turn (not alice's).
+    expect(bob.locator("#topbar .steps li[data-step=end] button.stop")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    alice.locator("#pass").click()
+    expect(alice.locator("#topbar .turn-step")).to_have_text("Main 2")
+    expect(alice.locator("#pass")).to_contain_text("To end step")
+    alice.locator("#pass").click()
+    expect(alice.locator("#topbar .turn-step")).to_have_text("End step")
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_attacker_divides(
+    new_page, live_server_url, viewport
+):
+    alice, bob = table(new_page, live_server_url, "double_block.yaml", viewport)
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "declare_attackers")
+    alice.locator("#me .perm[data-name='Grizzled Outrider'] label.pick").click()
+    alice.locator("#me .perm[data-name='Veteran Dungeoneer'] label.pick").click()
+    alice.locator("#confirm").click()
+
+    expect(prompt_kind(bob)).to_have_attribute("data-kind", "declare_blockers")
+    outrider = "#opponent .perm[data-name='Grizzled Outrider']"
+    # A blocker, then the attacker it blocks: the attackers it may block are marked.
+    bob.locator("#me .perm[data-name='Dungeon Crawler'] .perm-name").click()
+    expect(bob.locator("#me .perm[data-name='Dungeon Crawler']")).to_have_class(PICKED_BLOCKER)
+    expect(bob.locator("#opponent .perm.block-target")).to_have_count(2)
+    bob.locator(outrider + " .perm-name").click()
+    bob.locator("#me .perm[data-name='Zombie Ogre'] .perm-name").click()
+    bob.locator(outrider + " .perm-name").click()
+    expect(bob.locator("#prompt input[type=checkbox]:checked")).to_have_count(2)
+    expect(bob.locator("#pairings line.proposed")).to_have_count(2)
+    # Clicking the Ogre then the other attacker moves its block there; then back.
+    bob.locator("#me .perm[data-name='Zombie Ogre'] .perm-name").click()
+    bob.locator("#opponent .perm[data-name='Veteran Dungeoneer'] .perm-name").click()
+    expect(bob.locator("#prompt input[type=checkbox]:checked")).to_have_count(2)
+    expect(
+        bob.locator("#prompt label.check:has(input:checked)", has_text="Zombie Ogre blocks")
+    ).to_contain_text("Veteran Dungeoneer")
+    bob.locator("#me .perm[data-name='Zombie Ogre'] .perm-name").click()
+    bob.locator(outrider + " .perm-name").click()
+    bob.locator("#confirm").click()
+
+    # Both screens and a spectator's show who blocks whom: the words on the blockers and a line
+    # for each pair.
+    spectator = new_page("spectator")
+    spectator.set_viewport_size(viewport)
+    spectator.goto(alice.locator("#topbar .watch-link").get_attribute("href"))
+    for page, blockers in ((alice, "#opponent"), (bob, "#me"), (spectator, "#opponent")):
+        for name in ("Dungeon Crawler", "Zombie Ogre"):
+            expect(page.locator(f"{blockers} .perm[data-name='{name}'] .st.blk")).to_have_text(
+                "blocking Grizzled Outrider"
+            )
+        expect(page.locator("#pairings line.declared")).to_have_count(2)
+        expect(page.locator(".perm[data-name='Grizzled Outrider'] .st.blocked")).to_have_text(
+            "blocked by Dungeon Crawler, Zombie Ogre"
+        )
+
+    # Alice divides the Outrider's 5 damage: an amount for each blocker, the usual division
+    # (lethal damage to the first blocker, the rest to the next) filled in; every division is
+    # listed too, the usual one first.
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "assign_combat_damage")
+    expect(alice.locator("#prompt .prompt.mine .btn.primary")).to_have_count(1)  # Assign only
+    amounts = alice.locator("#prompt .division-form input[type=number]")
+    expect(amounts).to_have_count(2)
+    expect(amounts.nth(0)).to_have_value("1")
+    expect(amounts.nth(1)).to_have_value("4")
+    expect(alice.locator("#prompt .division-amount").nth(0)).to_contain_text(
+        "to bob's Dungeon Crawler"
+    )
+    alice.locator("#prompt .all-divisions summary").click()
+    choices = alice.locator("#prompt .all-divisions button")
+    expect(choices).to_have_count(6)
+    expect(choices.first).to_contain_text(
+        "1 to bob's Dungeon Crawler, 4 to bob's Zombie Ogre (the usual division)"
+    )
+    amounts.nth(0).fill("4")
+    expect(alice.locator("#prompt .division-state")).to_have_text("3 damage too many.")
+    expect(alice.locator("#prompt .division-form #confirm")).to_be_disabled()
+    amounts.nth(0).fill("2")
+    amounts.nth(1).fill("3")
+    alice.locator("#prompt .division-form #confirm").click()
+    expect(bob.locator("#me .perm[data-name='Dungeon Crawler']")).to_have_count(0)
+    for page in (alice, bob):
+        expect(page.locator("#log")).to_contain_text(
+            "Grizzled Outrider deals 2 damage to Dungeon Crawler"
+        )
+        expect(page.locator("#log")).to_contain_text(
+            "Grizzled Outrider deals 3 damage to Zombie Ogre"
+        )
+
+
+def test_the_automatic_payment_keeps_the_colours_of_a_card_in_hand(new_page, live_server_url):
+    alice, bob = table(new_page, live_server_url, "ward_payment.yaml")
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
+    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
+    # The target says whose it is; nothing is styled as the recommended choice.
+    varis = alice.locator("#prompt .options button", has_text="bob's Varis")
+    expect(varis).to_be_visible()
+    expect(alice.locator("#prompt .options button.primary")).to_have_count(0)
+    varis.click()
+    # Ward {1} triggers (bob's ability): alice lets it resolve and pays {1}, automatically.
+    expect(alice.locator("#pass")).to_contain_text("Resolve Varis")
+    alice.locator("#pass").click()
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "pay_ward")
+    expect(alice.locator("#prompt .options button.primary")).to_have_count(0)
+    alice.locator("#prompt form:has(input[name=option][value=pay]) button").click()
+    expect(bob.locator("#opponent .perm[data-name='Varis, Silverymoon Ranger']")).to_have_count(0)
+    # {1}{B} and {1} were paid from Swamps and the Island: both Mountains stay for Magic
+    # Missile ({1}{R}{R}), which is still castable.
+    expect(alice.locator("#me .perm[data-name=Mountain]:not(.tapped)")).to_have_count(2)
+    expect(alice.locator("#hand .card[data-name='Magic Missile'] button")).to_be_visible()
+
+
+def test_options_and_their_cards_highlight_each_other(new_page, live_server_url):
+    alice, _ = table(new_page, live_server_url, "ward_payment.yaml")
+    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
+    option = alice.locator("#prompt .options button", has_text="bob's Varis")
+    option.hover()
+    expect(alice.locator("#opponent .perm[data-name='Varis, Silverymoon Ranger']")).to_have_class(
+        HIGHLIGHTED
+    )
+    alice.locator("#opponent .perm[data-name='Varis, Silverymoon Ranger'] .perm-name").hover()
+    expect(option).to_have_class(HIGHLIGHTED)
+
+
+def test_focus_moves_to_a_new_prompt_and_the_keyboard_answers_it(new_page, live_server_url):
+    alice, bob = table(new_page, live_server_url, "double_block.yaml")
+    expect(prompt_kind(alice)).to_be_focused()
+    # 1 and 2 tick the attackers, Space confirms.
+    alice.keyboard.press("1")
+    alice.keyboard.press("2")
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(2)
+    alice.keyboard.press("Space")
+    # Bob's new decision is brought into view and takes the focus.
+    expect(prompt_kind(bob)).to_have_attribute("data-kind", "declare_blockers")
+    expect(prompt_kind(bob)).to_be_focused()
+    expect(prompt_kind(bob)).to_be_in_viewport()
+    # Keys tick blocks too, and a blocker blocks one attacker: the Crawler's second block
+    # (key 2) replaces its first (key 1).
+    bob.keyboard.press("1")
+    bob.keyboard.press("2")
+    checked = bob.locator("#prompt input[type=checkbox]:checked")
+    expect(checked).to_have_count(1)
+    expect(bob.locator("#prompt label.check:has(input:checked)")).to_contain_text(
+        "your Dungeon Crawler blocks alice's Veteran Dungeoneer"
+    )
+
+
+def test_sources_can_be_tapped_by_hand_before_casting(new_page, live_server_url):
+    alice, _ = table(new_page, live_server_url, "ward_payment.yaml")
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
+    # Alice taps her Island and a Swamp herself: the mana waits in her pool.
+    alice.locator("#me .perm[data-name=Island] button.mana").click()
+    expect(alice.locator("#me .perm[data-name=Island]")).to_have_class(re.compile(r"\btapped\b"))
+    alice.locator("#me .perm[data-name=Swamp]:not(.tapped) button.mana").first.click()
+    expect(alice.locator("#me .perm[data-name=Swamp].tapped")).to_have_count(1)
+    expect(alice.locator(".plate[data-player=alice] .pool")).to_contain_text("U")
+    # Power Word Kill ({1}{B}) is paid from the pool: no other land is tapped for it.
+    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
+    alice.locator("#prompt .options button", has_text="bob's Varis").click()
+    expect(alice.locator("#me .perm.tapped")).to_have_count(2)
+    expect(alice.locator("#stack .stack-item[data-name='Power Word Kill']")).to_have_count(1)

@@ -1,0 +1,139 @@
+"""Automatic payment keeps what the hand needs: among the legal ways to pay, one that leaves the
+most of the hand castable, colours first (payment.pay_mana, mana.best_payment)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game.engine.mana import ManaCost, ManaSource, best_payment, parse_cost, plan_payment
+
+from .helpers import position
+
+
+def _source(i: int, produces: str, rank: int = 0, amount: int = 1) -> ManaSource:
+    return ManaSource(i, f"{produces}{i}", produces, amount, rank, 0)
+
+
+def _used(plan) -> list[str]:  # noqa: ANN001
+    return sorted(s.produces for s, _ in plan[1])
+
+
+def test_the_generic_part_is_paid_with_the_colour_the_hand_does_not_need():
+    lands = [_source(1, "R"), _source(2, "G")]
+    assert _used(best_payment(parse_cost("{1}"), {}, lands, [(parse_cost("{R}"),)])) == ["G"]
+    assert _used(best_payment(parse_cost("{1}"), {}, lands, [(parse_cost("{G}"),)])) == ["R"]
+
+
+def test_the_payment_keeps_a_source_for_each_card_it_can():
+    # {1}{R} from Mountain x2, Island, Forest with a red and a blue card in hand: the Forest
+    # pays the generic part.
+    lands = [_source(1, "R"), _source(2, "R"), _source(3, "U"), _source(4, "G")]
+    hand = [(parse_cost("{R}"),), (parse_cost("{U}"),)]
+    assert _used(best_payment(parse_cost("{1}{R}"), {}, lands, hand)) == ["G", "R"]
+
+
+def test_a_treasure_is_sacrificed_last_when_it_is_all_the_same():
+    sources = [_source(1, "WUBRG", rank=2), _source(2, "R")]
+    plan = best_payment(parse_cost("{1}"), {}, sources, [(parse_cost("{R}"),)])
+    assert _used(plan) == ["R"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_chosen_payment_pays_and_keeps_at_least_as_much_as_the_ordered_plan(seed):
+    rng = random.Random(seed)
+    sources = [
+        _source(
+            i,
+            rng.choice(["W", "U", "B", "R", "G", "WU", "BR", "WUBRG"]),
+            rank=rng.choice([0, 0, 0, 2]),
+        )
+        for i in range(rng.randint(2, 8))
+    ]
+    cost = ManaCost(
+        rng.randint(0, 3), tuple((c, 1) for c in rng.sample("WUBRG", rng.randint(0, 2)))
+    )
+    hand = [
+        (ManaCost(rng.randint(0, 2), ((rng.choice("WUBRG"), rng.randint(1, 2)),)),)
+        for _ in range(rng.randint(1, 4))
+    ]
+    plain = plan_payment(cost, {}, sources)
+    best = best_payment(cost, {}, sources, hand)
+    assert (plain is None) == (best is None)
+    if best is None:
+        return
+    made = sum(s.amount for s, _ in best[1])
+    assert made == cost.mana_value  # every source used was needed
+    for color, n in cost.colored:
+        assert sum(1 for _, c in best[1] if c == color) >= n
+
+    def castable(plan) -> int:  # noqa: ANN001
+        used = {s.obj_id for s, _ in plan[1]}
+        left = [s for s in sources if s.obj_id not in used]
+        return sum(plan_payment(ManaCost(0, c[0].colored), {}, left) is not None for c in hand)
+
+    assert castable(best) >= castable(plain)
+
+
+def test_paying_a_spell_and_its_ward_keeps_the_mountains_for_magic_missile():
+    # Swamp x3, Mountain x2, Island; Power Word Kill ({1}{B}) on a creature with ward {1}, and
+    # Magic Missile ({1}{R}{R}) in hand: both payments leave both Mountains untapped.
+    game = position(
+        {
+            "alice": {
+                "hand": ["Power Word Kill", "Magic Missile"],
+                "battlefield": ["Swamp", "Swamp", "Swamp", "Mountain", "Mountain", "Island"],
+            },
+            "bob": {"battlefield": ["Varis, Silverymoon Ranger"]},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+
+    def choose(label: str) -> None:
+        d = game.pending
+        game.answer(d.player, next(o.id for o in d.options if o.label == label))
+
+    choose("cast Power Word Kill")
+    if game.pending.kind == "choose_targets":
+        choose("Varis, Silverymoon Ranger")
+    for _ in range(6):  # to the ward trigger's payment
+        d = game.pending
+        if d.kind == "pay_ward":
+            break
+        game.answer(d.player, "pass")
+    assert game.pending.kind == "pay_ward"
+    choose("Pay {1}")
+    g = game.state
+    untapped = sorted(o.name for o in g.controlled("alice") if not o.tapped)
+    assert untapped == ["Mountain", "Mountain", "Swamp"]  # {1}{R}{R}: Magic Missile's cost
+
+
+def test_sources_tapped_by_hand_pay_first_and_nothing_else_is_tapped():
+    # Tapping by hand is activating mana abilities with priority (CR 605.3a): the mana waits
+    # in the pool and the payment spends it before tapping anything itself.
+    game = position(
+        {
+            "alice": {
+                "hand": ["Power Word Kill", "Rally Maneuver"],
+                "battlefield": ["Plains", "Swamp", "Swamp", "Plains"],
+            },
+            "bob": {"battlefield": ["Grizzled Outrider"]},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    g = game.state
+    first_swamp, first_plains = (
+        next(o for o in g.controlled("alice") if o.name == name) for name in ("Swamp", "Plains")
+    )
+    for land in (first_swamp, first_plains):
+        mana = next(o for o in game.pending.options if o.data == "mana" and o.objs == (land.id,))
+        game.answer("alice", mana.id)
+    assert g.player("alice").pool == {"B": 1, "W": 1}
+    cast = next(o.id for o in game.pending.options if o.label == "cast Power Word Kill")
+    game.answer("alice", cast)
+    if game.pending.kind == "choose_targets":
+        game.answer("alice", game.pending.options[0].id)
+    tapped = sorted(o.id for o in g.controlled("alice") if o.tapped)
+    assert tapped == sorted([first_swamp.id, first_plains.id])
+    assert g.player("alice").pool == {}

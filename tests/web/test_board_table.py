@@ -1,0 +1,201 @@
+"""What the board's view-model and fragments say at the table: whose each option's object is,
+no option styled as the recommended one, the top bar before the first turn, summoning sickness
+only where it matters, the phase strip's stops, the pass button's destination and the whole log
+(tests/e2e/test_table.py drives the same in a browser)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game import board, services
+from game.engine.bot import random_answer
+
+from .helpers import (
+    answer,
+    make_player,
+    pending,
+    position_text,
+    seat_name,
+    start_from_text,
+    start_game,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def render(game, player, name: str) -> str:
+    game.refresh_from_db()
+    ctx = board.with_forms(board.board_context(game, player), "")
+    return board.render_fragment(name, ctx)
+
+
+def view(game, player):
+    game.refresh_from_db()
+    return board.board_view(game, player)
+
+
+@pytest.fixture
+def players():
+    return make_player("Alice"), make_player("Bob")
+
+
+def test_a_target_says_whose_it_is_and_no_choice_is_styled_as_recommended(players):
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("ward_payment.yaml"))
+    game = answer(game, alice, "cast Power Word Kill")
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "choose_targets"
+    varis = next(o for o in prompt.options if o.label == "Varis, Silverymoon Ranger")
+    assert varis.display == "Bob's Varis, Silverymoon Ranger"
+    assert varis.marks == f"o{varis.objs[0]}"  # the board's card to highlight
+    html = render(game, alice, "prompt")
+    assert "Bob&#39;s Varis, Silverymoon Ranger" in html
+    assert "btn primary" not in html
+    # The pass button is the one way on, styled so and named for where it goes.
+    game = answer(game, alice, "Varis, Silverymoon Ranger")
+    html = render(game, alice, "prompt")
+    assert html.count("btn primary") == 1
+    assert "Resolve Varis, Silverymoon Ranger&#39;s triggered ability" in html
+
+
+def test_the_top_bar_names_the_decisions_before_the_first_turn_and_no_version(players):
+    alice, bob = players
+    game = start_game(alice, bob, seed=5)
+    turn = view(game, alice).turn
+    assert turn.pregame and turn.step_label == "Choosing who plays first"
+    topbar = render(game, alice, "topbar")
+    assert "Before the game" in topbar and "Turn 1" not in topbar
+    assert 'class="current"' not in topbar  # no step of a turn that has not begun
+    assert f">v{game.version}<" not in topbar
+    assert not any(side.is_active for side in view(game, alice).sides_top_bottom)  # no TURN badge
+
+
+def test_summoning_sickness_shows_only_on_the_active_players_creatures(players):
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "battlefield: [Dungeon Crawler, Zombie Ogre, Swamp]",
+        "battlefield: [{card: Dungeon Crawler, sick: true}, Zombie Ogre, Swamp]",
+    )
+    text = text.replace(
+        "battlefield: [Grizzled Outrider, Veteran Dungeoneer, Forest]",
+        "battlefield: [{card: Grizzled Outrider, sick: true}, Veteran Dungeoneer, Forest]",
+    )
+    game = start_from_text(alice, bob, text)
+    for viewer in (alice, bob, None):
+        v = view(game, viewer)
+        by_name = {p.name: p for side in v.sides_top_bottom for p in side.creatures}
+        assert by_name["Grizzled Outrider"].sick  # alice's turn: it can't attack
+        assert not by_name["Dungeon Crawler"].sick  # bob's on alice's turn: nothing to show
+
+
+def test_the_phase_strip_is_the_viewers_stops_for_the_turn_being_played(players):
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("instant_in_hand.yaml"))
+    mine = render(game, alice, "topbar")
+    assert 'name="stop" value="mine:end"' in mine
+    assert 'value="mine:untap"' not in mine  # no priority in the untap step
+    theirs = render(game, bob, "topbar")
+    assert 'name="stop" value="theirs:end"' in theirs and "mine:" not in theirs
+    assert 'name="stop"' not in render(game, None, "topbar")  # a spectator has no stops
+    # Alice turns on her end step: the strip shows it, and passing now goes there.
+    game.refresh_from_db()
+    services.set_stop(game.pk, alice, "mine:end", True, action_id="s-1")
+    steps = {s.key: s for s in view(game, alice).turn.steps}
+    assert steps["end"].stop and not steps["upkeep"].stop
+    assert view(game, alice).pass_text == "To main 2"
+
+
+def test_the_whole_log_is_in_the_page_the_older_lines_in_a_fragment_of_their_own(players):
+    alice, bob = players
+    game = start_game(alice, bob, seed=2004)
+    rng = random.Random(4)
+    by_name = {s.engine_name: s.player for s in game.seats.select_related("player")}
+    for _ in range(400):
+        game.refresh_from_db()
+        with services.reading(game) as engine:
+            d = engine.pending
+            if d is None or len(engine.state.log) > 130:
+                break
+            reply = random_answer(d, rng)
+        services.submit_answer(game.pk, by_name[d.player], reply, version=game.version)
+    v = view(game, alice)
+    assert v.log_total > 120, "the game should have a long log"
+    assert len(v.log_archive) % 100 == 0 and v.log_archive
+    assert len(v.log) + len(v.log_archive) == v.log_total  # every line, once
+    older = render(game, alice, "logarchive")
+    assert "Older entries" not in render(game, alice, "log")
+    assert f"Earlier entries (1–{len(v.log_archive)})" in older
+    assert v.log_archive[-1].text.split(" (")[0] in older  # the very first line
+
+
+def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
+    alice, bob = players
+    text = position_text("ward_payment.yaml").replace(
+        'battlefield: ["Varis, Silverymoon Ranger", Forest, Forest, Forest]',
+        "battlefield: [Zombie Ogre, {card: Zombie Ogre, tapped: true}, Forest]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, "cast Power Word Kill")
+    v = view(game, alice)
+    shown = sorted(o.display for o in v.prompt.options)
+    assert shown == ["Bob's Zombie Ogre #1 (untapped)", "Bob's Zombie Ogre #2 (tapped)"]
+    # Each Ogre carries its own button, which says what clicking it does and which one it is.
+    buttons = [o.short for p in v.top.creatures for o in p.actions]
+    assert sorted(buttons) == ["target #1", "target #2"]
+
+
+def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "battlefield: [Grizzled Outrider, Veteran Dungeoneer, Forest]",
+        "battlefield: [Caves of Chaos Adventurer, Forest]",
+    )
+    text = text.replace(
+        "battlefield: [Dungeon Crawler, Zombie Ogre, Swamp]",
+        "battlefield: [Dungeon Crawler, Yuan-Ti Fang-Blade, Swamp]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Caves of Chaos Adventurer"])
+    game = answer(
+        game,
+        bob,
+        [
+            "Dungeon Crawler blocks Caves of Chaos Adventurer",
+            "Yuan-Ti Fang-Blade blocks Caves of Chaos Adventurer",
+        ],
+    )
+    for _ in range(6):
+        d = pending(game)
+        if d.kind != "priority":
+            break
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "assign_combat_damage"
+    split = prompt.division
+    # Lethal damage to each blocker (1 and 2) first; the rest (2) may trample over to Bob.
+    assert [(r.name, r.usual) for r in split.recipients] == [
+        ("Bob's Dungeon Crawler", 1),
+        ("Bob's Yuan-Ti Fang-Blade", 2),
+        ("Bob", 2),
+    ]
+    assert split.recipients[2].marks == f"p{seat_name(game, bob)}" and split.total == 5
+    assert split.usual_id == "cd:1,2,2" and "cd:5,0,0" in split.legal_ids.split()
+    assert "cd:0,3,2" not in split.legal_ids.split()  # the player only after lethal damage
+
+
+def test_the_keys_follow_the_panel_plays_first_then_abilities_never_pass_or_mana(players):
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("varis_fork.yaml"))
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "priority"
+    shown = [*prompt.play_options, *prompt.act_options]
+    assert [o.key for o in shown] == [str(n) for n in range(1, len(shown) + 1)]
+    assert [o.label for o in prompt.play_options] == [
+        "cast Keen-Eared Sentry",
+        "cast Gloom Stalker",
+    ]
+    assert all(o.key == "" for o in (*prompt.pass_options, *prompt.mana_options))
+    html = render(game, alice, "prompt")
+    assert 'data-key="1"' in html and 'data-key=" "' in html  # 1: the first play; Space: pass

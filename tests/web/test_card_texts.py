@@ -1,0 +1,36 @@
+"""/cards.json: the pool's printed faces for the zoom panel (static/js/zoom.js), public and the
+same for everyone."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.engine.cards import CARDS, TOKENS
+
+
+@pytest.mark.django_db
+def test_every_card_and_token_of_the_pool_with_its_printed_face(client):
+    response = client.get("/cards.json")
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "public, max-age=3600"
+    cards = response.json()
+    assert set(cards) == set(CARDS) | set(TOKENS)
+    varis = cards["Varis, Silverymoon Ranger"]
+    assert varis == {
+        "cost": ["1", "G", "G"],
+        "type": CARDS["Varis, Silverymoon Ranger"].type_line,
+        "text": CARDS["Varis, Silverymoon Ranger"].text,
+        "pt": "3/3",
+        "colors": "G",
+    }
+    assert cards["Forest"]["colors"] == "land" and cards["Forest"]["pt"] is None
+    assert cards["Triumphant Adventurer"]["colors"] == "multi"
+
+
+@pytest.mark.django_db
+def test_it_needs_no_login_and_says_nothing_of_any_game(client):
+    from tests.web.helpers import make_player, start_game
+
+    game = start_game(make_player("alice"), make_player("bob"), seed=1)
+    body = client.get("/cards.json").content.decode()
+    assert game.code not in body and "alice" not in body
