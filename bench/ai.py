@@ -34,7 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._stats import quantile  # noqa: E402
+from bench._stats import ms, quantile  # noqa: E402
+from bench.engine import baseline_ops_per_s  # noqa: E402
 from dungeons.official import official_dungeons  # noqa: E402
 from game.ai import LEVELS, decide  # noqa: E402
 from game.decks import STARTER_DECKS  # noqa: E402
@@ -110,27 +111,12 @@ def summarise(times: dict[str, list[float]]) -> dict[str, dict[str, float | int 
         if level == "random":
             continue
         out[level] = {
-            "p50": _ms(quantile(xs, 0.5)),
-            "p95": _ms(quantile(xs, 0.95)),
-            "max": _ms(max(xs) if xs else None),
+            "p50": ms(quantile(xs, 0.5)),
+            "p95": ms(quantile(xs, 0.95)),
+            "max": ms(max(xs) if xs else None),
             "decisions": len(xs),
         }
     return out
-
-
-def _ms(x: float | None) -> float | None:
-    return None if x is None else round(x * 1000, 2)
-
-
-def baseline_ops_per_s(rounds: int = 20000) -> float:
-    """A fixed pure-Python workload measured in this run (as bench/engine.py)."""
-    rng = random.Random(0)
-    deck = list(range(40))
-    start = time.perf_counter()
-    for _ in range(rounds):
-        rng.shuffle(deck)
-        deck.sort()
-    return rounds / (time.perf_counter() - start)
 
 
 def parse_pairings(text: str, games: int | None) -> list[tuple[str, str, int]]:
