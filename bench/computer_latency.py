@@ -46,7 +46,7 @@ from bench import _servers  # noqa: E402
 from bench._client import Browser, Seat, Table  # noqa: E402
 from bench._stats import ms, quantile  # noqa: E402
 
-DECKS = ("Varis (green-white)", "Crawlers (black-red-blue)")
+DECKS = ("Varis (green-white)", "Crawlers (black-red)")
 
 
 def log(message: str) -> None:

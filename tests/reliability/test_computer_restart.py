@@ -64,7 +64,7 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
             "/games/computer/",
             {
                 "computer-deck": "Varis (green-white)",
-                "computer-computer_deck": "Crawlers (black-red-blue)",
+                "computer-computer_deck": "Crawlers (black-red)",
                 "computer-level": "easy",
             },
         )

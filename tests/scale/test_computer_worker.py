@@ -117,7 +117,7 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_game_ends_with_nothing_app
             "/games/computer/",
             {
                 "computer-deck": "Varis (green-white)",
-                "computer-computer_deck": "Crawlers (black-red-blue)",
+                "computer-computer_deck": "Crawlers (black-red)",
                 "computer-level": "easy",
             },
         )
