@@ -69,11 +69,12 @@ chromium:
 	fi
 
 # The browser tests (marker e2e) run in their own pytest invocation: Playwright's event loop
-# must not share a process with the async consumer tests (reference/stack.md, pitfall 3).
+# must not share a process with the async consumer tests (its sync API runs an event loop of
+# its own in the test thread).
 test: dev-venv chromium
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
-	$(VPY) -m pytest -m "not e2e"
+	$(VPY) -m pytest -m "not e2e" -n 2
 	$(VPY) -m pytest -m e2e tests/e2e
 
 lint: dev-venv

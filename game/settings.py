@@ -175,7 +175,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
         ),
     }
-    # A file, because the browser tests' live server runs in another process (stack.md);
+    # A file, because the browser tests' live server runs in another (forked) process;
     # VENTURE_TEST_DB lets two test runs on one checkout use different files.
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("VENTURE_TEST_DB", str(BASE_DIR / "test_db.sqlite3"))

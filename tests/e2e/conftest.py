@@ -1,5 +1,5 @@
 """Real-browser tests: a Daphne live server in a forked process and Debian's Chromium driven by
-Playwright's sync API (reference/stack.md, pitfalls 2, 3, 7, 8). Run with `pytest -m e2e`;
+Playwright's sync API. Run with `pytest -m e2e`;
 `make test` runs them in their own pytest invocation.
 
 On failure every page the test opened is saved as a screenshot under test-artifacts/e2e/.
@@ -54,7 +54,7 @@ def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
         partial(_application, static_wrapper=ASGIStaticFilesHandler),
         setup=set_database_connection,
     )
-    # The child is forked: it must inherit an unblocked database (stack.md pitfall 7).
+    # The child is forked: it must inherit an unblocked database.
     with django_db_blocker.unblock():
         proc.start()
     if not proc.ready.wait(timeout=20):
@@ -74,7 +74,7 @@ def browser(live_server_url):
     pw = sync_playwright().start()
     chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     # Playwright runs an event loop in this thread; the ORM calls the tests make are safe (the
-    # server, forked before this, keeps Django's check on) -- stack.md pitfall 2.
+    # server, forked before this, keeps Django's check on).
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield chromium
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

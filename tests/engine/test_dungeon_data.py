@@ -12,7 +12,7 @@ from dungeons.official import official_dungeon_dicts, official_dungeons
 from game.engine.dungeon import DungeonError, dungeon_from_dict, validate_dungeon_dict
 from tests.dungeon_samples import cellar
 
-# rules.md §2.3-2.6: room -> rooms it leads to, in printed order (top room first).
+# The printed dungeon cards: room -> rooms it leads to, in printed order (top room first).
 PRINTED_ARROWS = {
     "Tomb of Annihilation": {
         "Trapped Entry": ["Veils of Fear", "Oubliette"],

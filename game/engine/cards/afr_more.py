@@ -1,5 +1,6 @@
 """Forgotten Realms cards that need Auras, Equipment, planeswalkers, the graveyard or the hand
-(AFR, plus the AFC Commander cards Sefris and Radiant Solar). Oracle text: rules.md §3."""
+(AFR, plus the AFC Commander cards Sefris and Radiant Solar). Their texts are the cards'
+current Oracle wording."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Commander Legends: Battle for Baldur's Gate cards with the initiative. Oracle text:
-rules.md §3.2."""
+"""Commander Legends: Battle for Baldur's Gate cards with the initiative. Their texts are
+the cards' current Oracle wording."""
 
 from __future__ import annotations
 
