@@ -222,7 +222,10 @@ if os.environ.get("REDIS_URL"):
     CHANNEL_LAYERS["computer"] = {
         "BACKEND": REDIS_LAYERS["core"],
         "CONFIG": {
-            "hosts": [os.environ["REDIS_URL"]],
+            # A worker waits for a turn with a 5 s blocking pop (channels-redis), and redis-py's
+            # reads give up after 5 s by default: on a busy machine the empty answer came late,
+            # the read timed out and the worker died. Reads here wait well past the pop.
+            "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],
             "prefix": os.environ.get("REDIS_PREFIX", "asgi") + "-computer",
             # A turn nobody takes within a minute is handed out again by the watchdog anyway.
             "expiry": 60,
