@@ -319,7 +319,7 @@ class Table:
         self.rng = rng
         self.timeout = timeout
         self.changed = asyncio.Event()
-        self._refused_at: tuple[int, str] | None = None
+        self._refusals: dict[tuple[int, str], int] = {}  # refused answers per (version, seat)
         self.throttled = 0  # answers the server's rate limit turned away (and were resent)
         for seat in seats:
             seat.also_notify = self.changed
@@ -378,8 +378,10 @@ class Table:
         (VENTURE_WS_RATE) may turn an answer away unapplied; it is then sent again after a
         pause, as a person told to slow down would, and counted in `throttled`."""
         v = choice.version
-        smallest = self._refused_at == (v, seat.name)  # the rules refused a random multi-pick
-        message = choice.answer(self.rng, smallest=smallest)
+        # The rules refused a random multi-pick: the fewest options next, then random picks
+        # again (the fewest can be illegal too: a creature that must attack if able).
+        refusals = self._refusals.get((v, seat.name), 0)
+        message = choice.answer(self.rng, smallest=refusals == 1)
         for attempt in range(THROTTLE_RETRIES + 1):
             flashes = len(seat.flashes)
             sent = time.monotonic()
@@ -394,11 +396,11 @@ class Table:
             self.throttled += 1
             await asyncio.sleep(THROTTLE_PAUSE)
         if all(s.version > v for s in self.seats):
-            self._refused_at = None
+            self._refusals.clear()
             done = max(first_seen_after(s, v) or sent for s in self.seats)
             return Outcome(v, latency=done - sent)
         if len(seat.flashes) > flashes:
-            self._refused_at = (v, seat.name)
+            self._refusals[(v, seat.name)] = refusals + 1
             return Outcome(v, refused=seat.flashes[-1])
         closed = [s.name for s in self.seats if s.closed]
         if closed:

@@ -78,7 +78,7 @@ async def seated(one, two, alice: Browser, bob: Browser, code: str) -> tuple[Sea
 async def play(table: Table, answers: int) -> int:
     """Answer for whoever must decide until the game is over (or `answers` were given);
     returns how many answers were given. Every answer must reach both seats."""
-    given = 0
+    given = refused = 0
     while given < answers:
         pending = await table.next_choice()
         if pending is None:
@@ -90,8 +90,12 @@ async def play(table: Table, answers: int) -> int:
         if outcome.refused:
             # Only a random multi-pick the rules refuse (it is retried with the fewest).
             assert choice.kind == "multi", outcome.refused
+            refused += 1
+            # A bot that keeps picking what the rules refuse would loop here forever.
+            assert refused < 50, f"50 refusals in a row: {outcome.refused}"
             continue
         given += 1
+        refused = 0
     return given
 
 
