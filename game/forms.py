@@ -338,6 +338,35 @@ class ComputerGameForm(DeckChoiceForm):
         return data
 
 
+FRIEND = "friend"
+
+
+class PlayOnForm(forms.Form):
+    """Play on from a point of a replay: which player of the position you take, and against
+    whom (a friend you send the link to, or the computer at a level)."""
+
+    at = forms.IntegerField(min_value=0)
+    # Left out, a form plays the first side against a friend.
+    side = forms.TypedChoiceField(
+        choices=[(0, "first"), (1, "second")],
+        coerce=int,
+        empty_value=0,
+        required=False,
+        label="You play",
+    )
+    opponent = forms.ChoiceField(
+        choices=[(FRIEND, "A friend (you send them the link)"), *LEVEL_CHOICES],
+        required=False,
+        label="Against",
+    )
+
+    @property
+    def level(self) -> str | None:
+        """The computer's level, or None against a friend (once valid)."""
+        chosen = self.cleaned_data["opponent"]
+        return None if chosen in ("", FRIEND) else chosen
+
+
 class DisplayNameField(forms.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=30, min_length=1, strip=True, **kwargs)

@@ -131,6 +131,17 @@ class Game(models.Model):
         return bool(self.scenario_text)
 
     @property
+    def host_side(self) -> str:
+        """The name, in the position this game starts from, of the player its host plays (the
+        position's players are in seat order)."""
+        from game.scenario.loader import parse_scenario
+
+        host = self.seats.get(player_id=self.created_by_id)
+        return parse_scenario(self.scenario_text, self.scenario_name or "scenario").players[
+            host.position
+        ]
+
+    @property
     def has_clock(self) -> bool:
         return self.clock_seconds > 0
 
@@ -160,7 +171,10 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
     player = models.ForeignKey(Player, related_name="seats", on_delete=models.CASCADE)
-    position = models.PositiveSmallIntegerField(help_text="0 = host, 1 = the player who joined.")
+    position = models.PositiveSmallIntegerField(
+        help_text="0 plays first in the setup's list of players, 1 second. The host sits at 0 "
+        "unless they chose the second player of a position."
+    )
     engine_name = models.CharField(max_length=40, blank=True, default="")
     deck_name = models.CharField(max_length=100, blank=True, default="")
     deck = models.JSONField(default=list, blank=True, help_text="Card names.")

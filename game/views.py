@@ -34,6 +34,7 @@ from .forms import (
     CreateGameForm,
     DeckChoiceForm,
     GuestForm,
+    PlayOnForm,
     SetPasswordForm,
     SignUpForm,
     parse_action,
@@ -399,15 +400,30 @@ def replay_scenario(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def replay_play_on(request: HttpRequest, code: str) -> HttpResponse:
-    """A new game from a point of a finished game's replay, hosted by the viewer."""
+    """A new game from a point of a finished game's replay, hosted by the viewer, against a
+    friend or the computer."""
     game = get_object_or_404(Game, code=code)
     player = current_player(request)
     assert player is not None
+    form = PlayOnForm(request.POST)
+    valid = form.is_valid()
+    at = form.cleaned_data.get("at")
+    back = reverse("replay", args=[code]) + ("" if at is None else f"?at={at}")
+    if not valid:
+        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        messages.error(request, f"This new game can't start: {problems}")
+        return redirect(back)
     try:
-        new = services.play_on(game.pk, player, request.POST.get("at"))
+        new = services.play_on(
+            game.pk,
+            player,
+            form.cleaned_data["at"],
+            side=form.cleaned_data["side"],
+            level=form.level,
+        )
     except services.ActionRefused as e:
         messages.error(request, e.message)
-        return redirect(f"{reverse('replay', args=[code])}?at={request.POST.get('at', '')}")
+        return redirect(back)
     return redirect(new)
 
 

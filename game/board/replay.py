@@ -73,7 +73,9 @@ class ReplayView:
     steps: tuple[Link, ...]  # the steps of this point's turn
     over: str | None  # the result, at the last point of a finished game
     play_on: services.PlayOn
-    first_seat: str  # who the host of a game played on from here plays
+    sides: tuple[str, str]  # the players of a game played on from here, in seat order
+    my_side: int  # the side offered first: the viewer's own, if they played
+    levels: tuple[tuple[str, str], ...]  # the computer's levels (value, label)
     play_on_url: str
     scenario_url: str | None  # the scenario file of this point (or of the nearest one)
     nearest_url: str | None
@@ -150,7 +152,9 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         ),
         over=_over(view, names) if at == tl.last else None,
         play_on=offer,
-        first_seat=names.get(tl.players[0], tl.players[0]),
+        sides=(names.get(tl.players[0], tl.players[0]), names.get(tl.players[1], tl.players[1])),
+        my_side=tl.players.index(mine.engine_name) if mine else 0,
+        levels=tuple(Player.COMPUTER_LEVELS),
         play_on_url=reverse("replay_play_on", args=[game.code]),
         scenario_url=(
             reverse("replay_scenario", args=[game.code]) + f"?at={at}" if offer.allowed else None

@@ -67,9 +67,14 @@ class ScenarioStart:
     scenario: Scenario
 
 
-def check_scenario(text: str, filename: str = "scenario.yaml") -> ScenarioStart:
+def check_scenario(
+    text: str,
+    filename: str = "scenario.yaml",
+    dungeons: list[dict[str, Any]] | None = None,
+) -> ScenarioStart:
     """Parse an uploaded scenario and build its position once, so every error shows at upload
-    (with the line number the loader gives) rather than when the opponent joins."""
+    (with the line number the loader gives) rather than when the opponent joins. The position
+    is built with `dungeons` (the dungeons/data format), today's by default."""
     try:
         scenario = parse_scenario(text, filename)
     except ScenarioError as e:
@@ -80,13 +85,13 @@ def check_scenario(text: str, filename: str = "scenario.yaml") -> ScenarioStart:
     if len(scenario.name) > most:
         too_long = f"the name has {len(scenario.name):,} characters; at most {most}"
         raise ActionRefused(str(ScenarioError(filename, scenario.name_line, too_long)), "scenario")
-    dungeons = {d["name"]: dungeon_from_dict(d) for d in dungeon_dicts_in_play()}
+    cards = dungeons if dungeons is not None else dungeon_dicts_in_play()
     try:
         Engine(
             GameSetup(
                 players=scenario.players,
                 seed=scenario.seed,
-                dungeons=dungeons,
+                dungeons={d["name"]: dungeon_from_dict(d) for d in cards},
                 position=_plain(scenario.position),
             )
         )
@@ -109,23 +114,32 @@ def create_game(
     custom_dungeons: list[str] | tuple[str, ...] = (),
     clock_seconds: int = 0,
     clock_increment: int = 0,
+    dungeons: list[dict[str, Any]] | None = None,
+    position: int = 0,
 ) -> Game:
     """An open game with the host seated; the second player joins by the invite link. The
-    dungeons it may use (the official ones plus `custom_dungeons`) are copied now. With
-    `clock_seconds`, each player has that much time (plus `clock_increment` per answer)."""
+    dungeons it may use (the official ones plus `custom_dungeons`) are copied now, unless
+    `dungeons` gives the cards themselves (another game's, to play on from its position). With
+    `clock_seconds`, each player has that much time (plus `clock_increment` per answer). The
+    host sits at `position`: 0 plays a scenario's first player, 1 its second (the seat order
+    is the order of the position's players)."""
+    if position not in (0, 1) or (position and not scenario):
+        raise ActionRefused("Choose the first or the second player of the position.", "bad_input")
     with transaction.atomic():
         game = Game.objects.create(
             created_by=player,
             scenario_name=scenario.name if scenario else "",
             scenario_text=scenario.text if scenario else "",
-            dungeons=dungeon_dicts_in_play(custom_dungeons),
+            dungeons=copy.deepcopy(dungeons)
+            if dungeons is not None
+            else dungeon_dicts_in_play(custom_dungeons),
             clock_seconds=clock_seconds,
             clock_increment=clock_increment,
         )
         Seat.objects.create(
             game=game,
             player=player,
-            position=0,
+            position=position,
             deck_name="" if scenario else deck_name,
             deck=[] if scenario else list(deck or []),
         )
@@ -155,7 +169,7 @@ def join_game(
         Seat.objects.create(
             game=game,
             player=player,
-            position=1,
+            position=1 - locked.seats[0].position,  # the seat the host left free
             deck_name="" if game.is_scenario else deck_name,
             deck=[] if game.is_scenario else list(deck or []),
         )

@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
+
 from game.engine import snapshots
 from game.engine.decisions import Decision
 from game.engine.game import Engine, GameSetup
@@ -31,9 +33,10 @@ from game.models import Game, Player
 from game.runtime.lru import LRU
 from game.scenario.export import position_file, unwritable
 
+from .computer import computer_player
 from .engines import LOG_SLICE, Logged, apply_log, engine_setup
 from .errors import ActionRefused
-from .lifecycle import check_scenario, create_game
+from .lifecycle import check_scenario, create_game, join_game
 from .players import seat_of
 
 TIMELINES = 8  # timelines kept per process
@@ -335,10 +338,22 @@ def scenario_at(game: Game, tl: Timeline, at: int) -> str:
         )
 
 
-def play_on(game_id: int, player: Player, at: Any) -> Game:
-    """A new game from point `at` of a finished game's replay, `player` hosting it (they play
-    its first seat; the invite link brings the opponent)."""
+def play_on(
+    game_id: int, player: Player, at: Any, *, side: int = 0, level: str | None = None
+) -> Game:
+    """A new game from point `at` of a finished game's replay, with the dungeon cards that game
+    was played with, hosted by `player` playing the position's first player (`side` 0) or its
+    second (1). Against a friend it waits for them (the invite link); with a computer `level`
+    the computer takes the other side and the game starts at once."""
+    if level is not None:
+        computer_player(level)  # an unknown level is refused before anything is made
     game = Game.objects.get(pk=game_id)
     tl = timeline(game, player)
-    text = scenario_at(game, tl, point(tl, at))
-    return create_game(player, scenario=check_scenario(text, f"venture-{game.code}.yaml"))
+    k = point(tl, at)
+    text = scenario_at(game, tl, k)
+    start = check_scenario(text, f"venture-{game.code}-{k}.yaml", dungeons=game.dungeons)
+    with transaction.atomic():
+        new = create_game(player, scenario=start, dungeons=game.dungeons, position=side)
+        if level is not None:
+            new = join_game(new.pk, computer_player(level))
+    return new

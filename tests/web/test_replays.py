@@ -15,7 +15,7 @@ from game import services
 from game.engine.cards import CARDS
 from game.engine.game import Engine, replay
 from game.engine.view import replay_view
-from game.models import Game
+from game.models import Game, Player
 from game.scenario.export import unwritable
 
 from .replay_helpers import played_game
@@ -292,6 +292,89 @@ def test_a_new_game_from_a_point_starts_where_the_replay_was(alice, bob, client)
     download = client.get(f"/g/{game.code}/replay/scenario.yaml?at={at}")
     assert download.status_code == 200
     assert yaml.safe_load(download.content) == yaml.safe_load(new.scenario_text)
+
+
+def _renamed(data, rename: dict[str, str]):
+    """`data` with every player name (a key or a whole value) renamed."""
+    if isinstance(data, dict):
+        return {rename.get(k, k): _renamed(v, rename) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_renamed(v, rename) for v in data]
+    return rename.get(data, data) if isinstance(data, str) else data
+
+
+def _started_as_point(new: Game, game: Game, at: int, engine: Engine) -> None:
+    """`new` started from point `at` of `game`: the same position, each side renamed to the
+    player now sitting at its seat."""
+    old_names = services.engine_setup(game).players
+    new_names = services.engine_setup(new).players
+    rename = dict(zip(old_names, new_names, strict=True))
+    point = replay(services.engine_setup(game), engine.answers[:at])
+    expected = _renamed(_comparable(point), rename)
+    started = Engine(services.engine_setup(new))  # as it started, before anyone answered
+    assert _comparable(started) == expected
+    assert started.pending.player == rename[point.pending.player]
+
+
+def test_playing_on_against_the_computer_starts_at_once_on_the_side_chosen(alice, bob, client):
+    game, engine = played_game(alice, bob, seed=30, answers=500)
+    alice_side = services.engine_setup(game).players.index(game.seats.get(player=alice).engine_name)
+    tl = services.timeline(game, alice)
+    at = tl.nearest_writable(350)
+    client.force_login(alice.user)
+    # Alice takes Bob's side this time; the position's first player is the computer's.
+    side = 1 - alice_side
+    form = {"at": str(at), "side": str(side), "opponent": "medium"}
+    response = client.post(f"/g/{game.code}/replay/play-on/", form)
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 302 and response.url == new.get_absolute_url()
+    assert new.status == Game.ACTIVE and new.is_scenario and new.created_by == alice
+    seats = {s.position: s.player for s in new.seats.select_related("player")}
+    assert seats[side] == alice and seats[1 - side].computer_level == "medium"
+    assert new.dungeons == game.dungeons  # the cards that game was played with
+    _started_as_point(new, game, at, engine)
+
+
+def test_playing_on_against_a_friend_on_the_second_side_seats_the_friend_first(alice, bob, client):
+    game, engine = played_game(alice, bob, seed=30, answers=500)
+    at = services.timeline(game, alice).nearest_writable(300)
+    client.force_login(alice.user)
+    form = {"at": str(at), "side": "1", "opponent": "friend"}
+    new = Game.objects.get(code=_new_code(client.post(f"/g/{game.code}/replay/play-on/", form)))
+    assert new.status == Game.OPEN and new.seats.get().position == 1
+    waiting = html.unescape(client.get(new.get_absolute_url()).content.decode())
+    second = services.engine_setup(game).players[1]
+    assert f"you play {second}’s side" in waiting
+    services.join_game(new.pk, bob)
+    new.refresh_from_db()
+    assert {s.position: s.player for s in new.seats.all()} == {0: bob, 1: alice}
+    _started_as_point(new, game, at, engine)
+
+
+def _new_code(response) -> str:
+    assert response.status_code == 302, response
+    return response.url.rstrip("/").split("/")[-1]
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"at": "x", "side": "0", "opponent": "friend"},
+        {"at": "10", "side": "2", "opponent": "friend"},
+        {"at": "10", "side": "0", "opponent": "grandmaster"},
+        {"at": "10", "side": "-1", "opponent": "easy"},
+        {"opponent": "easy"},
+        {"at": "9" * 5000, "side": "0", "opponent": "easy"},
+    ],
+)
+def test_a_bad_play_on_form_says_why_and_makes_no_game(alice, bob, client, form):
+    game, _ = played_game(alice, bob, seed=30, answers=60)
+    client.force_login(alice.user)
+    response = client.post(f"/g/{game.code}/replay/play-on/", form, follow=True)
+    assert response.status_code == 200
+    assert "This new game can't start" in html.unescape(response.content.decode())
+    assert Game.objects.count() == 1
+    assert not Player.objects.filter(computer_level__gt="").exists()
 
 
 def test_a_point_the_format_cannot_start_from_offers_the_nearest_earlier_one(alice, bob, client):
