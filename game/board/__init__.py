@@ -1,7 +1,9 @@
 """The game page for one viewer (docs/architecture.md, "The board").
 
 - `viewmodel.py`: what a board shows, as frozen dataclasses (`BoardView` and its parts);
-- `build.py`: the view-model from the engine's `view_for(seat)` and the game's rows;
+- `build.py`: the view-model from the engine's `view_for(seat)` and the game's rows, assembled
+  from `seats.py` (a seat, the turn strip), `sides.py` (a player's half of the table),
+  `prompt.py` (the viewer's decision) and `snapshot.py` (what is read under the engine's lock);
 - `query.py`: the board's database reads (`load_board`: game, seats and presence in one query);
 - `memos.py`: every cache of the board (card info, maps, log lines, rendered HTML);
 - `render.py`: the Jinja2 rendering, the fragments sent over the websocket and the page's board;

@@ -121,7 +121,7 @@ def side_map(game: Game, spec: DungeonSpec, room: str | None) -> DungeonMap:
     )
 
 
-# A permanent without the viewer's buttons, by the digest of the engine's view of it (build.py):
+# A permanent without the viewer's buttons, by the digest of the engine's view of it (sides.py):
 # what it shows depends on that view alone (and the card pool), and its HTML is memoised by the
 # same key (PIECES).
 PERMANENTS: LRU[bytes, Permanent] = LRU(4096)

@@ -13,18 +13,20 @@ from markupsafe import Markup
 
 from dungeons.mapdraw import map_macro
 from game import services
-from game.models import Game, Player, Seat
+from game.models import Game, Player
 from game.runtime import templating
 
 from . import memos, query
-from .build import Snapshot, _side, _stack_item, _turn
+from .build import stack_item
 from .lifechart import LifeChart, life_chart
 from .render import macros, piece
+from .seats import seat_view, turn_view
+from .sides import side
+from .snapshot import Snapshot
 from .text import STEP_LABELS
-from .viewmodel import LogLine, SeatView, Side, StackItem, Turn, WaitingTrigger
+from .viewmodel import LogLine, Side, StackItem, Turn, WaitingTrigger
 
 LOG_LINES = 60  # the log panel shows the last lines up to the point
-_NO_TIME = services.SeatTiming(clock_ms=None, clock_running=False, absent_since=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +101,15 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         return f"{base}?at={k}"
 
     visible = {name for name, pv in view["players"].items() if pv["hand"] is not None}
-    seat_views = tuple(_seat_view(s, s.engine_name in visible) for s in seats)
+    # `is_viewer` draws a hand as cards rather than backs: every hand this viewer may see.
+    seat_views = tuple(seat_view(s, is_viewer=s.engine_name in visible) for s in seats)
     mine = next((s for s in seats if viewer is not None and s.player_id == viewer.pk), None)
     bottom_seat = next((v for v in seat_views if mine and v.pk == mine.pk), seat_views[0])
     top_seat = next(v for v in seat_views if v.pk != bottom_seat.pk)
     snap = Snapshot(view, None, None, dict(tl.engine.state.dungeons), [], "", names)
     pending = view["pending"]
     holder = pending["player"] if pending and pending["kind"] == "priority" else None
-    top, bottom = (_side(game, s, snap, {}, holder) for s in (top_seat, bottom_seat))
+    top, bottom = (side(game, s, snap, {}, holder) for s in (top_seat, bottom_seat))
     start, stop = tl.new_lines(at)
     lines = tl.log(at)
     first = max(0, len(lines) - LOG_LINES)
@@ -129,13 +132,13 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         last_url=url(tl.last),
         prev_event_url=url(tl.previous_event(at)),
         next_event_url=url(tl.next_event(at)),
-        turn=_turn(view["turn"], view["pending"], None),
+        turn=turn_view(view["turn"], view["pending"], None),
         perspective=_perspective(tl, names),
         revealed=tl.reveal,
         running=game.status != Game.FINISHED,
         top=top,
         bottom=bottom,
-        stack=tuple(_stack_item(item) for item in view["stack"]),
+        stack=tuple(stack_item(item) for item in view["stack"]),
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
         event=_event(tl, at, names),
         deciding=_deciding(pending, names),
@@ -161,23 +164,6 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         ),
         nearest_url=url(nearest) if nearest is not None else None,
         nearest_label=_point_label(tl, nearest, names) if nearest is not None else None,
-    )
-
-
-def _seat_view(seat: Seat, hand_shown: bool) -> SeatView:
-    # `is_viewer` draws a hand as cards rather than backs: every hand this viewer may see.
-    return SeatView(
-        pk=seat.pk,
-        engine_name=seat.engine_name,
-        display_name=seat.player.display_name,
-        deck_name=seat.deck_name,
-        is_viewer=hand_shown,
-        connected=False,
-        timing=_NO_TIME,
-        clock_text="",
-        full_control=False,
-        passing="",
-        stops=frozenset(),  # a replay is read-only: nothing stops anyone
     )
 
 

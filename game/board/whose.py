@@ -7,7 +7,7 @@ name for a player, and ties it to what it names on the board (`marks`: tokens th
 highlight the card, the stack item or the player's plate). A permanent among identical ones
 ("Forest #2") also says what sets it apart (tapped, damage, counters).
 
-Only the viewer's own decision is read, while the engine is locked (build._snapshot): its
+Only the viewer's own decision is read, while the engine is locked (snapshot.read): its
 options are the viewer's to see.
 """
 

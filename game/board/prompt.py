@@ -1,0 +1,112 @@
+"""The viewer's own decision as the page shows it: the `Prompt` (its options grouped for the
+panel, whose each named object is, the keys 1-9) and the options tied to an object, drawn as
+buttons on the card or permanent they name."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .text import pick_label
+from .viewmodel import Division, Option, Prompt
+
+if TYPE_CHECKING:
+    from game.engine.decisions import Decision
+
+    from . import whose
+
+ObjActions = dict[int, tuple[Option, ...]]
+_NUMBERED = re.compile(r" #\d+$")  # the suffix that tells identical options apart
+# Decisions whose options are read as a whole (a division of damage among several objects):
+# shown in the prompt only, not as a button on the first object each names.
+LIST_ONLY = frozenset({"divide", "assign_combat_damage", "assign_combat_damage_part"})
+# Decisions whose first option is the usual answer (combat damage: lethal damage to each blocker
+# in order, the rest to the last one), said so on it; it is not styled as recommended.
+USUAL_FIRST = frozenset({"assign_combat_damage"})
+
+
+def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | None = None) -> Prompt:
+    """The viewer's decision. Outside a priority decision an option that names objects or
+    players says whose they are ("your Goblin", "Bob's Varis", whose.py); each option names
+    its objects for the board's highlighting (`marks`) and gets a key of the keyboard."""
+    options = []
+    for i, o in enumerate(d.options):
+        owned = owners.get(o.id)
+        options.append(
+            Option(
+                id=o.id,
+                dom_id=f"opt-{i}",
+                label=o.label,
+                objs=tuple(o.objs),
+                mana=o.data == "mana",
+                text=o.data if isinstance(o.data, str) and o.data != "mana" else "",
+                display=(owned.display if owned else o.label)
+                + (" (the usual division)" if i == 0 and d.kind in USUAL_FIRST else ""),
+                marks=owned.marks if owned else " ".join(f"o{x}" for x in o.objs),
+            )
+        )
+    groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
+    if d.kind == "priority":
+        for o in options:
+            if o.id == "pass":
+                groups["pass"].append(o)
+            elif o.mana:
+                groups["mana"].append(o)
+            elif o.label.startswith(("cast ", "play ")):
+                groups["play"].append(o)
+            else:
+                groups["act"].append(o)
+        # The keys 1-9 go to the options in the order the panel shows them.
+        keyed = _with_keys(groups["play"] + groups["act"])
+        groups["play"], groups["act"] = keyed[: len(groups["play"])], keyed[len(groups["play"]) :]
+        options = groups["pass"] + keyed + groups["mana"]
+        options.sort(key=lambda o: int(o.dom_id[4:]))  # the engine's order for the rest
+    else:
+        options = _with_keys(options)
+    return Prompt(
+        kind=d.kind,
+        text=d.prompt,
+        options=tuple(options),
+        pass_options=tuple(groups["pass"]),
+        play_options=tuple(groups["play"]),
+        act_options=tuple(groups["act"]),
+        mana_options=tuple(groups["mana"]),
+        multi=d.multi,
+        ordered=d.ordered,
+        min=d.min_count,
+        max=d.max_count,
+        positions=tuple(range(1, len(options) + 1)),
+        division=split,
+    )
+
+
+def _with_keys(options: list[Option]) -> list[Option]:
+    """The options with the keys 1-9, in order (passing has Space instead; a tenth has none)."""
+    keys = iter("123456789")
+    return [o if o.id == "pass" else replace(o, key=next(keys, "")) for o in options]
+
+
+def obj_actions(prompt: Prompt | None) -> ObjActions:
+    """Options tied to an object: buttons on the hand card or the permanent they name (in a
+    multi-select, the checkbox's label, with a short text; a mana ability, the source's button
+    to tap it by hand: the mana waits in the pool for the next spell)."""
+    found: dict[int, list[Option]] = {}
+    if prompt is None:
+        return {}
+    for o in prompt.options:
+        if not o.objs or prompt.multi or prompt.ordered or prompt.kind in LIST_ONLY:
+            continue
+        if o.mana:  # tapping a source by hand: a "tap" button on it, its cost as the title
+            cost = _NUMBERED.sub("", o.label.split(": ", 1)[-1])
+            short = "tap" if cost == "{T}" else cost
+            o = replace(o, short=short, text=f"{cost}: add its mana to your pool now")
+        elif prompt.kind != "priority":  # on the card itself its name goes without saying
+            o = replace(o, short=pick_label(prompt.kind, o.display))
+        found.setdefault(o.objs[0], []).append(o)
+    if prompt.multi:
+        for o in prompt.options:
+            for obj in o.objs[:1]:
+                short = pick_label(prompt.kind, o.display)
+                found.setdefault(obj, []).append(replace(o, checkbox=True, short=short))
+    return {obj: tuple(opts) for obj, opts in found.items()}
