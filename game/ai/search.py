@@ -19,8 +19,9 @@ import random
 from game.engine.decisions import Decision, IllegalAnswer
 from game.engine.game import Engine
 
+from .answers import Answer, safe_answer
 from .features import evaluate
-from .policy import Answer, Policy, safe_answer
+from .policy import Policy
 from .worlds import sample_world
 
 # The work a search may spend, in decisions played by the policy (about 0.1 ms of CPU each):

@@ -1,0 +1,158 @@
+"""Priority: what the seat does when it may act. On its own main phase a land, then the best
+spell it can cast, then an ability worth its cost; on the other player's end step a flash
+creature or an instant; against the other player's spell a counterspell when one is worth it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from game.engine.decisions import Decision, Option
+from game.engine.state import GameState
+
+from .answers import Answer
+from .features import permanent_value, step_harms
+from .rules import Rules, colors_needed, is_creature
+
+
+class PriorityRules(Rules):
+    def on_priority(self, g: GameState, d: Decision) -> Answer:
+        options = [o for o in d.options if o.id != "pass" and o.data != "mana"]
+        if not options:
+            return "pass"
+        me = self.seat
+        my_main = g.active == me and g.step in ("precombat_main", "postcombat_main")
+        if g.stack:
+            return self._respond(g, options)
+        if my_main:
+            lands = [o for o in options if o.id.startswith("play:")]
+            if lands and not self.slip(0.1):  # (Easy now and then forgets its land)
+                return self._pick_land(g, lands)
+            spells = [o for o in options if o.id.split(":")[0] in ("cast", "castadv", "escape")]
+            scored = [(self._spell_score(g, o), o) for o in spells]
+            scored = [(s, o) for s, o in scored if s > 0]
+            if scored:
+                if self.slip(0.3):
+                    return "pass"  # forgot a spell this turn
+                scored.sort(key=lambda so: (-so[0], so[1].id))
+                if self.slip(0.6):
+                    return self.rng.choice(scored)[1].id  # no thought for the curve
+                return scored[0][1].id
+            if g.step == "postcombat_main":
+                acts = [o for o in options if o.id.startswith("act:") and self._ability_ok(g, o)]
+                if acts:
+                    return acts[0].id
+            if g.step == "precombat_main":
+                walker = [o for o in options if o.id.startswith("act:") and self._loyalty(g, o)]
+                if walker:
+                    return walker[0].id
+            return "pass"
+        # Someone else's turn, nothing on the stack: flash creatures and instants at the end step
+        # (Easy doesn't think of it).
+        if g.active != me and g.step == "end" and not self.sloppy:
+            spells = [o for o in options if o.id.startswith("cast:")]
+            scored = [(self._spell_score(g, o), o) for o in spells]
+            scored = [(s, o) for s, o in scored if s > 0]
+            if scored:
+                scored.sort(key=lambda so: (-so[0], so[1].id))
+                return scored[0][1].id
+            acts = [o for o in options if o.id.startswith("act:") and self._ability_ok(g, o)]
+            if acts:
+                return acts[0].id
+        return "pass"
+
+    def _respond(self, g: GameState, options: list[Option]) -> Answer:
+        """Something is on the stack: counter a worthwhile spell of the opponent's."""
+        top = g.stack[-1]
+        if self.sloppy or top.controller == self.seat or top.kind != "spell" or top.card is None:
+            return "pass"
+        if top.card.card.mana_value < 3 and "Creature" not in top.card.card.types:
+            return "pass"
+        for o in options:
+            face = self._face(g, o)
+            if face is not None and any(s.get("op") == "counter" for s in face.spell):
+                return o.id
+        return "pass"
+
+    def _face(self, g: GameState, o: Option):  # noqa: ANN202 - a CardDef or None
+        kind = o.id.split(":")[0]
+        if kind not in ("cast", "castadv", "escape"):
+            return None
+        obj = g.find(o.objs[0])
+        if obj is None:
+            return None
+        if kind == "castadv" and obj.card.adventure is not None:
+            return obj.card.adventure
+        return obj.card
+
+    def _spell_score(self, g: GameState, o: Option) -> float:
+        face = self._face(g, o)
+        if face is None:
+            return 0.0
+        opp = g.opponent(self.seat)
+        score = 1.0 + face.mana_value  # use the mana: the biggest castable spell first
+        if "Creature" in face.types:
+            score += 1.0
+        if face.spell_targets:
+            harmful = any(step_harms(s) for s in face.spell)
+            theirs = [x for x in g.battlefield if x.controller == opp and is_creature(g, x)]
+            mine = [x for x in g.battlefield if x.controller == self.seat and is_creature(g, x)]
+            if harmful:
+                can_hit_player = any(
+                    t.kind in ("any", "player", "opponent") for t in face.spell_targets
+                )
+                creature_only = all(t.kind != "stack" for t in face.spell_targets)
+                if any(t.kind.endswith("spell") or t.kind == "stack" for t in face.spell_targets):
+                    return 0.0  # a counterspell waits for something to counter
+                if creature_only and not theirs and not can_hit_player:
+                    return 0.0
+                if theirs:
+                    score += max(permanent_value(g, x) for x in theirs) * 0.5
+            elif not mine and all("you_control" in t.kind for t in face.spell_targets):
+                return 0.0
+        return score
+
+    def _pick_land(self, g: GameState, lands: list[Option]) -> str:
+        """The land that makes the colour the hand lacks most (a basic fixes one colour)."""
+        need = colors_needed(g, self.seat)
+        have: Counter[str] = Counter()
+        for o in g.controlled(self.seat):
+            for a in o.card.activated:
+                if a.is_mana_ability:
+                    for c in a.produces:
+                        have[c] += 1
+
+        def score(opt: Option) -> tuple[float, str]:
+            obj = g.find(opt.objs[0])
+            produces = "".join(a.produces for a in obj.card.activated) if obj else ""
+            gain = sum(need[c] / (1 + have[c]) for c in set(produces))
+            return (-gain - (0 if obj and obj.card.enters_tapped else 0.1), opt.id)
+
+        return min(lands, key=score).id
+
+    def _ability_ok(self, g: GameState, o: Option) -> bool:
+        obj = g.find(o.objs[0])
+        if obj is None:
+            return False
+        ability = obj.card.activated[int(o.id.split(":")[2])]
+        if ability.sacrifice_self or ability.discard_self or ability.is_mana_ability:
+            return False
+        if ability.loyalty is not None:
+            return self._loyalty(g, o)
+        if any(step_harms(s) for s in ability.effect) and ability.targets:
+            opp = g.opponent(self.seat)
+            if not any(x.controller == opp and is_creature(g, x) for x in g.battlefield):
+                return False
+        # Only abilities with a real cost: a free untapped ability could be repeated forever.
+        return ability.tap or (ability.mana is not None and ability.mana.mana_value > 0)
+
+    def _loyalty(self, g: GameState, o: Option) -> bool:
+        obj = g.find(o.objs[0])
+        if obj is None:
+            return False
+        ability = obj.card.activated[int(o.id.split(":")[2])]
+        if ability.loyalty is None:
+            return False
+        if ability.loyalty >= 0:
+            return True
+        # A minus ability only when it leaves the planeswalker alive.
+        return obj.counters.get("loyalty", 0) + ability.loyalty > 0
