@@ -1,7 +1,7 @@
 """A player over a real websocket, as the browser is: it receives the fragments the server
 renders for its seat, reads the options it is offered from them, and answers with the same
 fields an htmx form sends (game/forms.py, `parse_action`): action, version, action_id, option
-(or multi / pos:<id>). Used by bench/latency.py and tests/scale/.
+(or multi / pos:<id>). Used by the bench scripts and by tests/scale/ and tests/reliability/.
 
 `Seat` keeps the latest copy of every fragment by its DOM id (what htmx's out-of-band swaps
 leave on the page), so a test can compare what two players see.
@@ -45,6 +45,7 @@ _HINT = re.compile(
     r'<p class="hint">Choose (?:(\d+)\.|up to (\d+) \(or none\)\.|(\d+) to (\d+)\.)</p>'
 )
 _FLASH = re.compile(r'<div id="flash"[^>]*>(.*?)</div>', re.S)
+_THEIRS = re.compile(r'class="prompt theirs" data-kind="[^"]*" data-player="([^"]*)"')
 _VOLATILE = re.compile(
     r'name="(?:action_id|csrfmiddlewaretoken)" value="[^"]*"|data-title="[^"]*"'
     # The presence dot and note of each seat change with connections, not with the game.
@@ -267,6 +268,12 @@ class Seat:
     def over(self) -> bool:
         return 'class="over shown"' in self.view.get("over", "")
 
+    @property
+    def waiting_on(self) -> str:
+        """The player this seat's page shows deciding when it is not this seat; "" if none."""
+        found = _THEIRS.search(self.view.get("prompt", ""))
+        return found.group(1) if found else ""
+
     async def send(self, fields: dict[str, Any]) -> None:
         assert self.ws is not None
         await self.ws.send(json.dumps({**fields, "HEADERS": {"HX-Request": "true"}}))
@@ -455,6 +462,20 @@ class Browser:
         url, _ = self.post("/games/new/", {"deck": deck})
         m = re.search(r"/g/([^/]+)/$", url)
         assert m, f"creating a game led to {url}"
+        return m.group(1)
+
+    def play_computer(self, deck: str, computer_deck: str, level: str) -> str:
+        """A new game against the computer at `level`; returns its code."""
+        url, _ = self.post(
+            "/games/computer/",
+            {
+                "computer-deck": deck,
+                "computer-computer_deck": computer_deck,
+                "computer-level": level,
+            },
+        )
+        m = re.search(r"/g/([^/]+)/$", url)
+        assert m, f"starting a game against the computer led to {url}"
         return m.group(1)
 
     def join_game(self, code: str, deck: str) -> None:

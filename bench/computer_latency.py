@@ -33,7 +33,6 @@ import asyncio
 import json
 import os
 import random
-import re
 import sys
 import tempfile
 import time
@@ -66,20 +65,6 @@ def people_game(server: _servers.Daphne, n: int) -> tuple[Browser, Browser, str]
     return host, guest, code
 
 
-def computer_game(browser: Browser, level: str) -> str:
-    url, _ = browser.post(
-        "/games/computer/",
-        {
-            "computer-deck": DECKS[0],
-            "computer-computer_deck": DECKS[1],
-            "computer-level": level,
-        },
-    )
-    found = re.search(r"/g/([^/]+)/$", url)
-    assert found, f"starting a game against the computer led to {url}"
-    return found.group(1)
-
-
 async def play_people(table: Table, pace: float, until: float, rng: random.Random) -> list[float]:
     """A bot pair at a person's pace until `until`; the latency of each applied answer."""
     latencies = []
@@ -110,7 +95,7 @@ async def play_computer(
     number of versions the games went through (the computer's answers and the person's)."""
     versions = 0
     while time.monotonic() < until:
-        code = await asyncio.to_thread(computer_game, browser, level)
+        code = await asyncio.to_thread(browser.play_computer, *DECKS, level)
         me = await seat(server, browser, code, "Human").connect()
         table = Table([me], rng, timeout=30)
         start = me.version

@@ -18,6 +18,8 @@ from channels.testing.live import make_application, set_database_connection
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
+from .helpers import DESKTOP, PHONE, sign_in_as
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -125,6 +127,13 @@ def new_page(request, browser, live_server_url):
         return page
 
     yield open_page
+    photograph_if_failed(request, pages)
+    for context in contexts:
+        context.close()
+
+
+def photograph_if_failed(request, pages: list) -> None:
+    """Save a screenshot of each page (named by its `venture_name`) if the test failed."""
     failed = any(
         getattr(request.node, f"report_{when}", None) is not None
         and getattr(request.node, f"report_{when}").failed
@@ -140,5 +149,33 @@ def new_page(request, browser, live_server_url):
                 )
             except Exception as e:  # a crashed page can't be photographed; say so and go on
                 print(f"no screenshot of {page.venture_name}: {e}")
+
+
+@pytest.fixture
+def open_as(request, browser, live_server_url):
+    """open_as(player, path, phone=False, js=True): a page of `player`'s own browser at `path`
+    (nobody signed in for None), desktop or phone-sized with touch; pages are photographed when
+    the test fails."""
+    contexts, pages = [], []
+
+    def open_page(player, path: str, *, phone: bool = False, js: bool = True):
+        options = {"viewport": PHONE if phone else DESKTOP, "java_script_enabled": js}
+        if phone:
+            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        if player is not None:
+            sign_in_as(page, live_server_url, player)
+        page.set_default_timeout(5000)
+        page.venture_name = (
+            f"{getattr(player, 'display_name', 'anon')}-{'phone' if phone else 'desk'}"
+        )
+        pages.append(page)
+        page.goto(live_server_url + path)
+        return page
+
+    yield open_page
+    photograph_if_failed(request, pages)
     for context in contexts:
         context.close()

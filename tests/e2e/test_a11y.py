@@ -4,15 +4,12 @@ violation of serious or critical impact is allowed; the others are printed for t
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from game import services
-from game.decks import GREEN_WHITE_VARIS
-from tests.e2e.test_layout import DESKTOP, PHONE, session_cookie
-from tests.web.helpers import make_player, start_position
+from tests.web.helpers import make_player
+
+from .helpers import game_at, waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,34 +29,9 @@ def audit(page) -> list[str]:
     return found
 
 
-@pytest.fixture
-def visit(browser, live_server_url):
-    contexts = []
-
-    def open_page(path: str, player=None, *, phone: bool = False):
-        options = {"viewport": PHONE if phone else DESKTOP}
-        if phone:
-            options.update(is_mobile=True, has_touch=True)
-        context = browser.new_context(**options)
-        contexts.append(context)
-        if player is not None:
-            context.add_cookies([session_cookie(live_server_url, player)])
-        page = context.new_page()
-        page.set_default_timeout(5000)
-        page.goto(live_server_url + path)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-def test_the_lobby_new_game_waiting_and_profile_pages_pass_the_audit(visit):
+def test_the_lobby_new_game_waiting_and_profile_pages_pass_the_audit(open_as):
     alice = make_player("alice")
-    with ThreadPoolExecutor(1) as pool:  # a service broadcasts: not beside Playwright's loop
-        waiting = pool.submit(
-            services.create_game, alice, deck_name="Varis", deck=list(GREEN_WHITE_VARIS)
-        ).result()
+    waiting = waiting_game(alice)
     for path, player in (
         ("/", None),
         ("/", alice),
@@ -67,17 +39,15 @@ def test_the_lobby_new_game_waiting_and_profile_pages_pass_the_audit(visit):
         (waiting.get_absolute_url(), alice),  # waiting for an opponent, the invite link
         (alice.get_absolute_url(), alice),  # the profile
     ):
-        page = visit(path, player)
+        page = open_as(player, path)
         page.wait_for_selector("h1")
         assert audit(page) == [], path
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_a_game_in_progress_passes_the_audit(visit, phone):
-    alice, bob = make_player("alice"), make_player("bob")
-    with ThreadPoolExecutor(1) as pool:  # a service broadcasts: not beside Playwright's loop
-        game = pool.submit(start_position, alice, bob, "busy_table.yaml").result()
+def test_a_game_in_progress_passes_the_audit(open_as, phone):
+    alice, bob, game = game_at("busy_table.yaml")
     for player in (alice, bob):  # the one deciding, and the one waiting
-        page = visit(game.get_absolute_url(), player, phone=phone)
+        page = open_as(player, game.get_absolute_url(), phone=phone)
         page.wait_for_selector("#prompt .prompt")
         assert audit(page) == [], player.display_name

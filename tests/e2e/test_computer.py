@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from game.models import Game
 
-from .test_play import sign_in
+from .helpers import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

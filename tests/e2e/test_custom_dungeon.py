@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from dungeons.models import DungeonCard
 from tests.web.helpers import POSITIONS
 
-from .test_play import sign_in
+from .helpers import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -10,88 +10,23 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import expect
 
 from game import services
 from game.decks import GREEN_WHITE_VARIS
 from game.engine.cards import CARDS
-from tests.web.helpers import make_player, start_position
+from tests.web.helpers import make_player
+
+from .helpers import PHONE, game_at, off_the_loop, waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 README_IMAGES = ROOT / "static" / "img"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-def session_cookie(base: str, player) -> dict:
-    session = SessionStore()
-    session[SESSION_KEY] = str(player.user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
-    session.create()
-    return {"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}
-
-
-@pytest.fixture
-def open_as(request, browser, live_server_url):
-    """open_as(player, path, phone=False, js=True): a page of `player`'s own browser at `path`,
-    desktop or phone-sized with touch; pages are photographed when the test fails."""
-    contexts, pages = [], []
-
-    def open_page(player, path: str, *, phone: bool = False, js: bool = True):
-        options = {"viewport": PHONE if phone else DESKTOP, "java_script_enabled": js}
-        if phone:
-            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
-        context = browser.new_context(**options)
-        contexts.append(context)
-        if player is not None:
-            context.add_cookies([session_cookie(live_server_url, player)])
-        page = context.new_page()
-        page.set_default_timeout(5000)
-        page.goto(live_server_url + path)
-        pages.append(
-            (f"{getattr(player, 'display_name', 'anon')}-{'phone' if phone else 'desk'}", page)
-        )
-        return page
-
-    yield open_page
-    report = getattr(request.node, "report_call", None)
-    if report is not None and report.failed:
-        out = ROOT / "test-artifacts" / "e2e"
-        out.mkdir(parents=True, exist_ok=True)
-        for name, page in pages:
-            try:
-                page.screenshot(path=str(out / f"{request.node.name}-{name}.png"), full_page=True)
-            except Exception as e:  # a crashed page can't be photographed; say so and go on
-                print(f"no screenshot of {name}: {e}")
-    for context in contexts:
-        context.close()
-
-
-def off_the_loop(fn, *args, **kwargs):
-    """Call a service from another thread: Playwright runs an event loop in this one, and a
-    service that broadcasts (async_to_sync) refuses to run beside it."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(fn, *args, **kwargs).result()
-
-
-def two_players():
-    return make_player("alice"), make_player("bob")
-
-
-def busy_game():
-    alice, bob = two_players()
-    return alice, bob, off_the_loop(start_position, alice, bob, "busy_table.yaml")
 
 
 def box(page, selector: str) -> dict:
@@ -105,7 +40,7 @@ def box(page, selector: str) -> dict:
 
 
 def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url(), phone=True)
     expect(page.locator("#prompt .prompt.mine")).to_be_visible()
     page.evaluate("window.scrollTo(0, 0)")
@@ -129,7 +64,7 @@ def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as)
 
 
 def test_the_phone_shows_the_stack_just_above_the_prompt(open_as):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url(), phone=True)
     expect(page.locator("#stack")).to_be_hidden()  # an empty stack takes no room on a phone
     page.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
@@ -142,7 +77,7 @@ def test_the_phone_shows_the_stack_just_above_the_prompt(open_as):
 
 
 def test_a_cards_full_text_is_readable_on_the_phone(open_as):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url(), phone=True)
     varis = page.locator("#me .perm[data-name='Varis, Silverymoon Ranger']")
     varis.tap()
@@ -171,7 +106,7 @@ def test_a_cards_full_text_is_readable_on_the_phone(open_as):
 
 
 def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url())
     page.locator("#opponent .perm[data-name='Yuan-Ti Fang-Blade']").click()
     zoom = page.locator("dialog.zoom[open]")
@@ -204,7 +139,7 @@ def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_tapped_permanents_stay_upright_and_names_are_whole(open_as, phone):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url(), phone=phone)
     tapped = page.locator("#me .perm.tapped[data-name='Cloister Gargoyle']")
     expect(tapped).to_be_visible()
@@ -220,7 +155,7 @@ def test_tapped_permanents_stay_upright_and_names_are_whole(open_as, phone):
 
 
 def test_the_can_play_mark_is_no_card_frame_colour(open_as):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url())
     playable = page.locator("#hand .card.playable").first
     expect(playable).to_be_visible()
@@ -237,7 +172,7 @@ def test_the_can_play_mark_is_no_card_frame_colour(open_as):
 
 
 def test_maps_fit_the_phone_and_open_at_full_size(open_as):
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url(), phone=True)
     maps = page.locator("#maps .dungeon-map")
     expect(maps).to_have_count(2)
@@ -253,14 +188,9 @@ def test_maps_fit_the_phone_and_open_at_full_size(open_as):
     assert size >= 12  # its drawn size, the sidebar's copy is smaller
 
 
-def start_varis_fork():
-    alice, bob = two_players()
-    return alice, bob, off_the_loop(start_position, alice, bob, "varis_fork.yaml")
-
-
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_the_other_players_dungeon_choice_does_not_push_the_board_down(open_as, phone):
-    alice, bob, game = start_varis_fork()
+    alice, bob, game = game_at("varis_fork.yaml")
     alice_page = open_as(alice, game.get_absolute_url())
     bob_page = open_as(bob, game.get_absolute_url(), phone=phone)
     bob_page.evaluate("window.scrollTo(0, 0)")
@@ -284,7 +214,7 @@ def test_the_other_players_dungeon_choice_does_not_push_the_board_down(open_as, 
 
 
 def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
-    alice, bob, game = start_varis_fork()
+    alice, bob, game = game_at("varis_fork.yaml")
     page = open_as(alice, game.get_absolute_url())
     page.click("#hand .card[data-name='Keen-Eared Sentry'] button")
     modal = page.locator("#dungeon-choice.shown")
@@ -315,10 +245,8 @@ def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
 
 
 def test_without_javascript_the_waiting_page_says_so_and_reloads_when_they_join(open_as):
-    alice, bob = two_players()
-    game = off_the_loop(
-        services.create_game, alice, deck_name="Varis", deck=list(GREEN_WHITE_VARIS)
-    )
+    alice, bob = make_player("alice"), make_player("bob")
+    game = waiting_game(alice)
     page = open_as(alice, game.get_absolute_url(), js=False)
     expect(page.locator("h1")).to_have_text("Waiting for an opponent")
     # (Chromium's JavaScript switch leaves <noscript> unrendered; its text is what a browser
@@ -331,7 +259,7 @@ def test_without_javascript_the_waiting_page_says_so_and_reloads_when_they_join(
 
 def test_readme_pictures_of_the_table(open_as):
     """The README's two pictures: the desktop table and the phone table, mid-game."""
-    alice, bob, game = busy_game()
+    alice, bob, game = game_at("busy_table.yaml")
     desk = open_as(alice, game.get_absolute_url())
     phone = open_as(bob, game.get_absolute_url(), phone=True)
     desk.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()

@@ -8,33 +8,18 @@ import time
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from playwright.sync_api import expect
 
 from game.models import Game
-from tests.web.helpers import POSITIONS, make_player
+from tests.web.helpers import POSITIONS
+
+from .helpers import sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "game-in-progress.png"
 README_SCREENSHOT = ROOT / "static" / "img" / "game-in-progress.png"
-
-
-def sign_in(page, base: str, name: str):
-    """Give the page's browser context a logged-in session for a new player `name`."""
-    player = make_player(name)
-    session = SessionStore()
-    session[SESSION_KEY] = str(player.user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
-    session.create()
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}]
-    )
-    return player
 
 
 def start_from_position(new_page, base: str, position: str):

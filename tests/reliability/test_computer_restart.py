@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import time
 from pathlib import Path
 
@@ -19,12 +18,6 @@ from bench._client import Browser, Seat, Table
 from .conftest import start_servers
 
 COMPUTER = "Computer (Easy)"
-_THEIRS = re.compile(r'class="prompt theirs" data-kind="[^"]*" data-player="([^"]*)"')
-
-
-def computer_to_decide(seat: Seat) -> bool:
-    found = _THEIRS.search(seat.view.get("prompt", ""))
-    return found is not None and found.group(1) == COMPUTER
 
 
 def children_thinking(parent: int) -> list[int]:
@@ -49,10 +42,6 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def socket(server, browser: Browser, code: str) -> Seat:  # noqa: ANN001
-    return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, browser.cookie_header, "Alice")
-
-
 def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, request):
     name = request.node.name.replace("[", "-").rstrip("]")
     (slow,) = start_servers(database_url, f"{name}-before", 1, VENTURE_COMPUTER_DELAY_SECONDS="60")
@@ -60,20 +49,12 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
     try:
         alice = Browser(slow.base)
         alice.play_as_guest("Alice")
-        url, _ = alice.post(
-            "/games/computer/",
-            {
-                "computer-deck": "Varis (green-white)",
-                "computer-computer_deck": "Crawlers (black-red)",
-                "computer-level": "easy",
-            },
-        )
-        code = re.search(r"/g/([^/]+)/$", url).group(1)
+        code = alice.play_computer("Varis (green-white)", "Crawlers (black-red)", "easy")
 
         async def until_the_computer_decides() -> int:
-            seat = await socket(slow, alice, code).connect()
+            seat = await Seat.player(slow, code, alice.cookie_header, "Alice").connect()
             table = Table([seat], random.Random(1), timeout=10)
-            while not computer_to_decide(seat):  # Alice answers (her mulligan, say)
+            while seat.waiting_on != COMPUTER:  # Alice answers (her mulligan, say)
                 pending = await table.next_choice()
                 assert pending is not None, "Alice has nothing to decide and the computer neither"
                 outcome = await table.answer(seat, pending[1])
@@ -97,7 +78,7 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
         (again,) = start_servers(database_url, f"{name}-after", 1, VENTURE_LOG_LEVEL="INFO")
 
         async def resumed() -> None:
-            seat = await socket(again, alice, code).connect()
+            seat = await Seat.player(again, code, alice.cookie_header, "Alice").connect()
             assert seat.version == version
             assert await seat.wait_for(lambda: seat.version > version, 20), (
                 "the computer did not answer after the restart"

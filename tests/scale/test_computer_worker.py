@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -34,7 +33,6 @@ MAX_ANSWERS = 1500
 TIMEOUT_SECONDS = 4  # VENTURE_COMPUTER_TIMEOUT_SECONDS: a lost turn is handed out again after
 DELAY_SECONDS = 1.5  # the worker holds each turn this long before answering: time to kill it
 COMPUTER = "Computer (Easy)"
-_THEIRS = re.compile(r'class="prompt theirs" data-kind="[^"]*" data-player="([^"]*)"')
 
 
 class Worker:
@@ -75,11 +73,6 @@ class Worker:
             self._log.close()
 
 
-def computer_to_decide(seat: Seat) -> bool:
-    found = _THEIRS.search(seat.view.get("prompt", ""))
-    return found is not None and found.group(1) == COMPUTER
-
-
 def sql(dbname: str, query: str, *params: object) -> list[tuple]:
     import psycopg
 
@@ -113,25 +106,15 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_game_ends_with_nothing_app
 
         alice = Browser(one.base)
         alice.play_as_guest("Alice")
-        url, _ = alice.post(
-            "/games/computer/",
-            {
-                "computer-deck": "Varis (green-white)",
-                "computer-computer_deck": "Crawlers (black-red)",
-                "computer-level": "easy",
-            },
-        )
-        code = re.search(r"/g/([^/]+)/$", url).group(1)
+        code = alice.play_computer("Varis (green-white)", "Crawlers (black-red)", "easy")
 
         async def scenario() -> None:
-            seat = await Seat(
-                f"{two.ws_base}/ws/game/{code}/", two.base, alice.cookie_header, name="Alice"
-            ).connect()
+            seat = await Seat.player(two, code, alice.cookie_header, "Alice").connect()
             # Long enough for a lost turn: overdue after TIMEOUT_SECONDS, watched every 5 s.
             table = Table([seat], random.Random(5), timeout=40)
             given, killed = 0, False
             while given < MAX_ANSWERS:
-                if not killed and given >= 8 and computer_to_decide(seat):
+                if not killed and given >= 8 and seat.waiting_on == COMPUTER:
                     version = seat.version
                     await asyncio.sleep(DELAY_SECONDS / 3)  # the worker took it and waits
                     workers[0].kill()
