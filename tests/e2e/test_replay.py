@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,16 @@ from game.models import Game
 from tests.web.helpers import make_player
 from tests.web.replay_helpers import played_game
 
+from . import helpers
+from .helpers import off_the_loop, sign_in_as
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "replay.png"
 README_SCREENSHOT = ROOT / "static" / "img" / "replay.png"
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": helpers.DESKTOP}
+PHONE = {"viewport": helpers.PHONE, "has_touch": True, "is_mobile": True}
 
 
 def open_context(browser, shape: dict, pages: list):
@@ -70,8 +72,7 @@ def finished_game():
         game, engine = played_game(alice, bob, seed=41, answers=600)
         return game, engine, alice
 
-    with ThreadPoolExecutor(1) as pool:
-        game, engine, alice = pool.submit(make).result()
+    game, engine, alice = off_the_loop(make)
     assert game.status == Game.FINISHED
     return game, engine, alice
 
@@ -150,34 +151,39 @@ def walk_through(browser, base: str, shape: dict, pages: list, touch: bool):
     return game, engine, alice, tl, page
 
 
-def play_on_from_a_point(browser, base: str, shape: dict, pages: list, game, alice, tl, touch):
-    """Alice opens a point where the game waits for a decision and starts a new game from it."""
+def play_on_from_a_point(
+    browser, base: str, shape: dict, pages: list, game, alice, tl, touch, against: str
+):
+    """Alice opens a point where the game waits for a decision and starts a new game from it:
+    against a friend on her own side (the page waits for them), or against the computer on the
+    other side (the game starts at once)."""
     page = open_context(browser, shape, pages)
-    _sign_in_as(page, base, alice)
+    sign_in_as(page, base, alice)
     point = tl.nearest_writable(400)
     page.goto(f"{base}/g/{game.code}/replay/?at={point}")
     expect(page.locator("#play-on-file")).to_have_attribute("href", re.compile(rf"at={point}$"))
+    names = services.engine_setup(game).players
+    mine = names.index(game.seats.get(player=alice).engine_name)
+    # Her own side is offered first.
+    expect(page.locator(f"input[name=side][value='{mine}']")).to_be_checked()
+    side = mine if against == "friend" else 1 - mine
+    press_or_tap(page, f"input[name=side][value='{side}']", touch)
+    page.locator("#play-on-opponent").select_option(against)
     press_or_tap(page, "#play-on-new", touch)
-    expect(page.locator("h1")).to_have_text("Waiting for an opponent")
+    page.wait_for_url(lambda url: "/replay/" not in url)
     new = Game.objects.exclude(pk=game.pk).order_by("-created").first()
-    assert new is not None and new.is_scenario and page.url.endswith(new.get_absolute_url())
+    assert new is not None and new.is_scenario
+    assert page.url.endswith(new.get_absolute_url())
     f = tl.frames[point]
     assert f"turn {f.turn}" in new.scenario_name
-
-
-def _sign_in_as(page, base: str, player) -> None:
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(player.user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
-    session.create()
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": base}]
-    )
+    if against == "friend":
+        expect(page.locator("h1")).to_have_text("Waiting for an opponent")
+        expect(page.locator(".invite")).to_contain_text(f"you play {names[side]}’s side")
+    else:
+        expect(page.locator("#board")).to_have_attribute("data-version", re.compile(r"\d"))
+        expect(page.locator("h1", has_text="Waiting for an opponent")).to_have_count(0)
+        seats = {s.position: s.player for s in new.seats.select_related("player")}
+        assert seats[side] == alice and seats[1 - side].computer_level == against
 
 
 def test_a_finished_games_replay_on_a_desktop(browser, live_server_url, pages):
@@ -203,7 +209,7 @@ def test_a_finished_games_replay_on_a_desktop(browser, live_server_url, pages):
     page.screenshot(path=str(SCREENSHOT), full_page=True)
     if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
         shutil.copyfile(SCREENSHOT, README_SCREENSHOT)
-    play_on_from_a_point(browser, live_server_url, DESKTOP, pages, game, alice, tl, False)
+    play_on_from_a_point(browser, live_server_url, DESKTOP, pages, game, alice, tl, False, "friend")
 
 
 def test_a_finished_games_replay_on_a_phone_with_touch(browser, live_server_url, pages):
@@ -211,4 +217,4 @@ def test_a_finished_games_replay_on_a_phone_with_touch(browser, live_server_url,
     # Nothing is wider than the screen but the table's own scrolling parts.
     width = page.evaluate("document.querySelector('.replay-bar').scrollWidth")
     assert width <= 390
-    play_on_from_a_point(browser, live_server_url, PHONE, pages, game, alice, tl, True)
+    play_on_from_a_point(browser, live_server_url, PHONE, pages, game, alice, tl, True, "easy")
