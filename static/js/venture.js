@@ -117,6 +117,26 @@
     }
   });
 
+  // The rematch this player offered, accepted while they watch: they follow it into the new game
+  // as the one who accepted did. Once per tab: a page opened again later (Back serves it from the
+  // browser's cache, from before the rematch) to look back at the game stays put.
+  function followOnce(href) {
+    try {
+      if (sessionStorage.getItem("followed " + href)) return false;
+      sessionStorage.setItem("followed " + href, "1");
+    } catch (e) { /* no storage: follow anyway */ }
+    return true;
+  }
+  var rematchShown = !!document.getElementById("rematch-link");
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var link = document.getElementById("rematch-link");
+    var arrived = link && !rematchShown;
+    rematchShown = rematchShown || !!link;
+    if (arrived && link.hasAttribute("data-follow") && followOnce(link.href)) {
+      location.assign(link.href);
+    }
+  });
+
   // ---- the table's interaction: highlighting, the keyboard, a new prompt's focus, blocks ----
 
   // What an option names on the board ("o12 s40 pbob", game/board/whose.py) and back.
