@@ -11,32 +11,14 @@ import pytest
 from playwright.sync_api import expect
 
 from game.models import Game
-from tests.web.helpers import POSITIONS
 
-from .helpers import sign_in
+from .helpers import start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "game-in-progress.png"
 README_SCREENSHOT = ROOT / "static" / "img" / "game-in-progress.png"
-
-
-def start_from_position(new_page, base: str, position: str):
-    """Alice uploads a scenario file in the lobby; Bob opens her invite link and joins."""
-    alice_page, bob_page = new_page("alice"), new_page("bob")
-    sign_in(alice_page, base, "alice")
-    sign_in(bob_page, base, "bob")
-    alice_page.goto(base + "/")
-    alice_page.set_input_files("#id_scenario", str(POSITIONS / position))
-    alice_page.click("#create-game button[type=submit]")
-    expect(alice_page.locator("h1")).to_have_text("Waiting for an opponent")
-    link = alice_page.input_value("#invite-link")
-    bob_page.goto(link)
-    bob_page.click("#join-game button[type=submit]")
-    expect(bob_page.locator("#topbar")).to_be_visible()
-    expect(alice_page.locator("#topbar")).to_be_visible()  # her page started by itself
-    return alice_page, bob_page
 
 
 def marker_room(page):
