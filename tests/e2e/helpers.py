@@ -1,10 +1,13 @@
 """What the browser tests share: the viewports, a browser signed in as a player, games made on
-the server's side for the browsers to open or started by two browsers from a scenario file, and
-the steps of filling in the dungeon editor."""
+the server's side for the browsers to open or started by two browsers from a scenario file, the
+steps of filling in the dungeon editor, and the README's pictures."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -15,6 +18,10 @@ from game import services
 from game.decks import GREEN_WHITE_VARIS
 from game.models import Game, Player
 from tests.web.helpers import POSITIONS, make_player, start_position
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+README_IMAGES = ROOT / "static" / "img"
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -70,11 +77,17 @@ def open_scenario_game(alice, bob, position: str) -> None:
     expect(alice.locator("#topbar")).to_be_visible()  # her page started by itself
 
 
-def start_from_position(new_page, base: str, position: str):
-    """Alice uploads a scenario file in the lobby; Bob opens her invite link and joins."""
+def alice_and_bob(new_page, base: str):
+    """Alice's page and Bob's, each in a browser signed in as that new player."""
     alice, bob = new_page("alice"), new_page("bob")
     sign_in(alice, base, "alice")
     sign_in(bob, base, "bob")
+    return alice, bob
+
+
+def start_from_position(new_page, base: str, position: str):
+    """Alice uploads a scenario file in the lobby; Bob opens her invite link and joins."""
+    alice, bob = alice_and_bob(new_page, base)
     alice.goto(base + "/")
     open_scenario_game(alice, bob, position)
     return alice, bob
@@ -119,3 +132,13 @@ def pick_exits(page, i: int, exits: list[str]) -> None:
         box = page.locator(f"#exits-rooms-{i} input[value='{target}']")
         expect(box).to_be_visible()
         box.check()
+
+
+def save_readme_picture(page, name: str, *, full_page: bool = False) -> None:
+    """Save one of the README's pictures as test-artifacts/screenshots/`name`; with
+    VENTURE_UPDATE_SCREENSHOT=1 also as static/img/`name`, the file the README shows."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full_page)
+    if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
+        README_IMAGES.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(SCREENSHOTS / name, README_IMAGES / name)

@@ -12,10 +12,10 @@ from dungeons.models import DungeonCard
 from .helpers import (
     add_effect_step,
     add_room,
+    alice_and_bob,
     open_dungeon_editor,
     open_scenario_game,
     pick_exits,
-    sign_in,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -52,9 +52,7 @@ def test_an_admin_made_dungeon_is_played_and_its_fork_clicked(new_page, live_ser
     base = live_server_url
     _admin_creates_the_dungeon(new_page("admin"), base)
 
-    alice, bob = new_page("alice"), new_page("bob")
-    sign_in(alice, base, "alice")
-    sign_in(bob, base, "bob")
+    alice, bob = alice_and_bob(new_page, base)
     alice.goto(base + "/games/new/")
     alice.check("#custom-dungeons input[value='Goblin Cellar']")
     open_scenario_game(alice, bob, "two_dungeon_maps.yaml")
