@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -30,6 +31,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# The window new_page opens its pages in (larger than the desktop viewport).
+WINDOW = {"width": 1500, "height": 950}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
 
@@ -67,21 +70,28 @@ def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     proc.join(timeout=5)
 
 
-@pytest.fixture(scope="module")
-def browser(live_server_url):
+@contextmanager
+def launched_chromium() -> Iterator:
+    """Debian's Chromium driven by Playwright (the test is skipped where it is not installed)."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is not installed (make chromium)")
     from playwright.sync_api import sync_playwright
 
     pw = sync_playwright().start()
     chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    # Playwright runs an event loop in this thread; the ORM calls the tests make are safe (the
-    # server, forked before this, keeps Django's check on).
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield chromium
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     chromium.close()
     pw.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(live_server_url):
+    with launched_chromium() as chromium:
+        # Playwright runs an event loop in this thread; the ORM calls the tests make are safe
+        # (the server, forked before this, keeps Django's check on).
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        yield chromium
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture(autouse=True)
@@ -110,18 +120,18 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"report_{report.when}", report)
 
 
-@pytest.fixture
-def new_page(request, browser, live_server_url):
-    """Open a page in a fresh browser context (its own cookies: another person); screenshots of
-    every page opened are saved if the test fails."""
-    contexts = []
-    pages = []
+@contextmanager
+def photographed_pages(request, browser, timeout_ms: int) -> Iterator:
+    """open_page(name, **context options): a page in a fresh context of `browser` (its own
+    cookies: another person) that waits up to `timeout_ms`; on leaving, every page opened is
+    photographed under its name if the test failed, and the contexts are closed."""
+    contexts, pages = [], []
 
-    def open_page(name: str = "page"):
-        context = browser.new_context(viewport={"width": 1500, "height": 950})
+    def open_page(name: str, **options):
+        context = browser.new_context(**options)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(5000)
+        page.set_default_timeout(timeout_ms)
         page.venture_name = name
         pages.append(page)
         return page
@@ -130,6 +140,18 @@ def new_page(request, browser, live_server_url):
     photograph_if_failed(request, pages)
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def new_page(request, browser, live_server_url):
+    """new_page(name): a page in a fresh browser context (another person) in a roomy window;
+    screenshots of every page opened are saved if the test fails."""
+    with photographed_pages(request, browser, 5000) as open_page:
+
+        def new_page(name: str = "page"):
+            return open_page(name, viewport=WINDOW)
+
+        yield new_page
 
 
 def photograph_if_failed(request, pages: list) -> None:
@@ -156,26 +178,17 @@ def open_as(request, browser, live_server_url):
     """open_as(player, path, phone=False, js=True): a page of `player`'s own browser at `path`
     (nobody signed in for None), desktop or phone-sized with touch; pages are photographed when
     the test fails."""
-    contexts, pages = [], []
+    with photographed_pages(request, browser, 5000) as open_page:
 
-    def open_page(player, path: str, *, phone: bool = False, js: bool = True):
-        options = {"viewport": PHONE if phone else DESKTOP, "java_script_enabled": js}
-        if phone:
-            options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
-        context = browser.new_context(**options)
-        contexts.append(context)
-        page = context.new_page()
-        if player is not None:
-            sign_in_as(page, live_server_url, player)
-        page.set_default_timeout(5000)
-        page.venture_name = (
-            f"{getattr(player, 'display_name', 'anon')}-{'phone' if phone else 'desk'}"
-        )
-        pages.append(page)
-        page.goto(live_server_url + path)
-        return page
+        def open_page_as(player, path: str, *, phone: bool = False, js: bool = True):
+            options = {"viewport": PHONE if phone else DESKTOP, "java_script_enabled": js}
+            if phone:
+                options.update(is_mobile=True, has_touch=True, device_scale_factor=2)
+            name = f"{getattr(player, 'display_name', 'anon')}-{'phone' if phone else 'desk'}"
+            page = open_page(name, **options)
+            if player is not None:
+                sign_in_as(page, live_server_url, player)
+            page.goto(live_server_url + path)
+            return page
 
-    yield open_page
-    photograph_if_failed(request, pages)
-    for context in contexts:
-        context.close()
+        yield open_page_as

@@ -8,9 +8,15 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from dungeons.models import DungeonCard
-from tests.web.helpers import POSITIONS
 
-from .helpers import sign_in
+from .helpers import (
+    add_effect_step,
+    add_room,
+    alice_and_bob,
+    open_dungeon_editor,
+    open_scenario_game,
+    pick_exits,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -28,31 +34,14 @@ ROOMS = [
 
 def _admin_creates_the_dungeon(page, base: str) -> None:
     User.objects.create_superuser("keeper", "keeper@example.com", "pw")
-    page.goto(base + "/admin/login/?next=/admin/dungeons/dungeoncard/add/")
-    page.fill("#id_username", "keeper")
-    page.fill("#id_password", "pw")
-    page.click("input[type=submit]")
+    open_dungeon_editor(page, base, "keeper", "pw")
     page.fill("#id_name", "Goblin Cellar")
     for i, (name, text, _, steps) in enumerate(ROOMS):
-        page.click(".djn-add-item a.djn-add-handler.djn-model-dungeons-room")
-        room = f"#id_rooms-{i}-"
-        page.fill(room + "name", name)
-        page.fill(room + "text", text)
+        add_room(page, i, name, text)
         for j, (op, params) in enumerate(steps):
-            page.locator(
-                f"#rooms-{i} .djn-add-item a.djn-add-handler.djn-model-dungeons-effectstep"
-            ).click()
-            step = f"#id_rooms-{i}-steps-{j}-"
-            page.select_option(step + "op", op)
-            for key, value in params.items():
-                expect(page.locator(step + key)).to_be_visible()  # the operation's own fields
-                if page.locator(step + key).evaluate("e => e.tagName") == "SELECT":
-                    page.select_option(step + key, value)
-                else:
-                    page.fill(step + key, value)
+            add_effect_step(page, i, j, op, params)
     for i, (_, _, leads_to, _) in enumerate(ROOMS):  # exits: picked from the other rooms
-        for target in leads_to:
-            page.locator(f"#exits-rooms-{i} input[value='{target}']").check()
+        pick_exits(page, i, leads_to)
     page.click("input[name=_save]")
     expect(page.locator(".messagelist .success")).to_be_visible()
     card = DungeonCard.objects.get(name="Goblin Cellar")
@@ -63,16 +52,10 @@ def test_an_admin_made_dungeon_is_played_and_its_fork_clicked(new_page, live_ser
     base = live_server_url
     _admin_creates_the_dungeon(new_page("admin"), base)
 
-    alice, bob = new_page("alice"), new_page("bob")
-    sign_in(alice, base, "alice")
-    sign_in(bob, base, "bob")
+    alice, bob = alice_and_bob(new_page, base)
     alice.goto(base + "/games/new/")
     alice.check("#custom-dungeons input[value='Goblin Cellar']")
-    alice.set_input_files("#id_scenario", str(POSITIONS / "two_dungeon_maps.yaml"))
-    alice.click("#create-game button[type=submit]")
-    link = alice.input_value("#invite-link")
-    bob.goto(link)
-    bob.click("#join-game button[type=submit]")
+    open_scenario_game(alice, bob, "two_dungeon_maps.yaml")
 
     alice.click("#prompt button[data-option='activate Dungeon Map: {3}, {T} #1']")
     expect(alice.locator("#dungeon-choice .dungeon-map")).to_have_count(4)

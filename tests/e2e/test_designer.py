@@ -15,6 +15,8 @@ from playwright.sync_api import expect
 
 from dungeons.models import DungeonCard
 
+from .helpers import DESKTOP, add_effect_step, add_room, open_dungeon_editor, pick_exits
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # name, text, exits, (operation, {parameter: value}) -- three different operations and more
@@ -51,51 +53,19 @@ def designers_group() -> Group:
 def log_in_as_designer(page, base: str) -> None:  # noqa: ANN001
     user = User.objects.create_user("dana", password="pw", is_staff=True)
     user.groups.add(designers_group())
-    page.goto(base + "/admin/login/?next=/admin/dungeons/dungeoncard/add/")
-    page.fill("#id_username", "dana")
-    page.fill("#id_password", "pw")
-    page.click("input[type=submit]")
-    expect(page.locator("#id_name")).to_be_visible()
-
-
-def add_room(page, i: int, name: str, text: str) -> None:  # noqa: ANN001
-    page.click(".djn-add-item a.djn-add-handler.djn-model-dungeons-room")
-    page.fill(f"#id_rooms-{i}-name", name)
-    page.fill(f"#id_rooms-{i}-text", text)
-
-
-def add_step(page, i: int, op: str, params: dict[str, str]) -> None:  # noqa: ANN001
-    page.locator(
-        f"#rooms-{i} .djn-add-item a.djn-add-handler.djn-model-dungeons-effectstep"
-    ).click()
-    step = f"#id_rooms-{i}-steps-0-"
-    page.select_option(step + "op", op)
-    for key, value in params.items():
-        field = page.locator(step + key)
-        expect(field).to_be_visible()  # swapped in for this operation
-        if field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
-
-
-def pick_exits(page, i: int, exits: list[str]) -> None:  # noqa: ANN001
-    for target in exits:
-        box = page.locator(f"#exits-rooms-{i} input[value='{target}']")
-        expect(box).to_be_visible()
-        box.check()
+    open_dungeon_editor(page, base, "dana", "pw")
 
 
 def test_a_designer_builds_a_dungeon_tries_it_and_takes_the_fork(new_page, live_server_url):
     base = live_server_url
     page = new_page("designer")
-    page.set_viewport_size({"width": 1280, "height": 800})
+    page.set_viewport_size(DESKTOP)
     log_in_as_designer(page, base)
     page.fill("#id_name", "Goblin Warren")
 
     for i, (name, text, _, (op, params)) in enumerate(ROOMS):
         add_room(page, i, name, text)
-        add_step(page, i, op, params)
+        add_effect_step(page, i, 0, op, params)
         # the preview draws the unsaved rooms as they are added
         drawn = f"{PREVIEW} :is(.room, .unconnected-room)[data-room='{name}']"
         expect(page.locator(drawn)).to_be_visible()

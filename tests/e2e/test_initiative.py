@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_play import start_from_position
+from .helpers import start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -15,8 +15,15 @@ def badge(page, player: str):
     return page.locator(f".plate[data-player={player}] .badge.initiative")
 
 
-def marker(page, player: str):
-    return page.locator(f"#maps .map-slot[data-player={player}] .room.current")
+def expect_the_initiative_taken(pages, holder: str, other: str) -> None:
+    """Every page shows `holder` with the initiative badge (and `other` without it), in
+    Undercity's first room."""
+    for page in pages:
+        expect(badge(page, holder)).to_have_count(1)
+        expect(badge(page, other)).to_have_count(0)
+        slot = page.locator(f"#maps .map-slot[data-player={holder}]")
+        expect(slot.locator(".dungeon-map")).to_have_attribute("data-dungeon", "Undercity")
+        expect(slot.locator(".room.current")).to_have_attribute("data-room", "Secret Entrance")
 
 
 def test_the_initiative_moves_in_combat_and_both_pages_show_it(new_page, live_server_url):
@@ -25,13 +32,7 @@ def test_the_initiative_moves_in_combat_and_both_pages_show_it(new_page, live_se
     # The Sneak resolves, Alice takes the initiative and ventures into Undercity: Secret
     # Entrance asks her to search her library.
     expect(alice.locator("#prompt .prompt")).to_have_attribute("data-kind", "search")
-    for page in (alice, bob):
-        expect(badge(page, "alice")).to_have_count(1)
-        expect(badge(page, "bob")).to_have_count(0)
-        expect(page.locator("#maps .map-slot[data-player=alice] .dungeon-map")).to_have_attribute(
-            "data-dungeon", "Undercity"
-        )
-        expect(marker(page, "alice")).to_have_attribute("data-room", "Secret Entrance")
+    expect_the_initiative_taken((alice, bob), "alice", "bob")
     alice.click("#prompt button[data-option='find nothing']")
 
     # Bob's turn: he holds the Purple Worm he drew and has a land still to play, so he is asked
@@ -50,11 +51,6 @@ def test_the_initiative_moves_in_combat_and_both_pages_show_it(new_page, live_se
 
     # Combat damage to the holder: Bob takes the initiative and ventures into Undercity.
     expect(bob.locator("#prompt .prompt")).to_have_attribute("data-kind", "search")
+    expect_the_initiative_taken((alice, bob), "bob", "alice")
     for page in (alice, bob):
-        expect(badge(page, "bob")).to_have_count(1)
-        expect(badge(page, "alice")).to_have_count(0)
-        expect(page.locator("#maps .map-slot[data-player=bob] .dungeon-map")).to_have_attribute(
-            "data-dungeon", "Undercity"
-        )
-        expect(marker(page, "bob")).to_have_attribute("data-room", "Secret Entrance")
         expect(page.locator(".plate[data-player=alice] .life-value")).to_have_text("15")

@@ -7,10 +7,7 @@ VENTURE_UPDATE_SCREENSHOT=1 also static/img/)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -20,13 +17,9 @@ from game.decks import GREEN_WHITE_VARIS
 from game.engine.cards import CARDS
 from tests.web.helpers import make_player
 
-from .helpers import PHONE, game_at, off_the_loop, waiting_game
+from .helpers import PHONE, game_at, off_the_loop, save_readme_picture, waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-artifacts" / "screenshots"
-README_IMAGES = ROOT / "static" / "img"
 
 
 def box(page, selector: str) -> dict:
@@ -37,6 +30,11 @@ def box(page, selector: str) -> dict:
                   return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
         selector,
     )
+
+
+def fits_the_phone_width(rect: dict) -> bool:
+    """Whether the box `rect` lies across the phone's screen, neither edge outside."""
+    return rect["x"] >= 0 and rect["x"] + rect["width"] <= PHONE["width"]
 
 
 def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as):
@@ -90,7 +88,7 @@ def test_a_cards_full_text_is_readable_on_the_phone(open_as):
     size = float(text.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
     assert size >= 14
     panel = zoom.bounding_box()
-    assert panel["x"] >= 0 and panel["x"] + panel["width"] <= PHONE["width"]
+    assert fits_the_phone_width(panel), panel
     assert panel["y"] >= 0 and panel["y"] + panel["height"] <= PHONE["height"]
     expect(zoom.locator(".zoom-state")).to_contain_text("3/3")
     page.keyboard.press("Escape")
@@ -178,7 +176,7 @@ def test_maps_fit_the_phone_and_open_at_full_size(open_as):
     expect(maps).to_have_count(2)
     for i in range(2):
         m = box(page, f"#maps .map-slot:nth-child({i + 1}) .dungeon-map")
-        assert m["x"] >= 0 and m["x"] + m["width"] <= PHONE["width"]
+        assert fits_the_phone_width(m), m
     page.locator("#maps .map-slot[data-player=bob] [data-map-full]").click()
     full = page.locator("dialog.zoom[open] .dungeon-map")
     expect(full).to_have_attribute("data-dungeon", "Lost Mine of Phandelver")
@@ -210,7 +208,7 @@ def test_the_other_players_dungeon_choice_does_not_push_the_board_down(open_as, 
         expect(maps).to_have_count(3)
         for i in range(3):
             m = box(choice, f"#dungeon-choice .dungeon-map:nth-of-type({i + 1})")
-            assert m["x"] >= 0 and m["x"] + m["width"] <= PHONE["width"], m
+            assert fits_the_phone_width(m), m
 
 
 def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
@@ -265,11 +263,7 @@ def test_readme_pictures_of_the_table(open_as):
     desk.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
     expect(phone.locator("#stack .stack-item").first).to_be_visible()
     expect(phone.locator("#prompt .prompt.mine")).to_be_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for page, name in ((desk, "table-desktop.png"), (phone, "table-phone.png")):
         page.evaluate("window.scrollTo(0, 0)")
         time.sleep(0.3)
-        page.screenshot(path=str(SHOTS / name))
-        if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
-            README_IMAGES.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(SHOTS / name, README_IMAGES / name)
+        save_readme_picture(page, name)

@@ -2,41 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from game.models import Game
-from tests.web.helpers import POSITIONS
 
-from .helpers import sign_in
+from .helpers import save_readme_picture, start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "game-in-progress.png"
-README_SCREENSHOT = ROOT / "static" / "img" / "game-in-progress.png"
-
-
-def start_from_position(new_page, base: str, position: str):
-    """Alice uploads a scenario file in the lobby; Bob opens her invite link and joins."""
-    alice_page, bob_page = new_page("alice"), new_page("bob")
-    sign_in(alice_page, base, "alice")
-    sign_in(bob_page, base, "bob")
-    alice_page.goto(base + "/")
-    alice_page.set_input_files("#id_scenario", str(POSITIONS / position))
-    alice_page.click("#create-game button[type=submit]")
-    expect(alice_page.locator("h1")).to_have_text("Waiting for an opponent")
-    link = alice_page.input_value("#invite-link")
-    bob_page.goto(link)
-    bob_page.click("#join-game button[type=submit]")
-    expect(bob_page.locator("#topbar")).to_be_visible()
-    expect(alice_page.locator("#topbar")).to_be_visible()  # her page started by itself
-    return alice_page, bob_page
 
 
 def marker_room(page):
@@ -118,7 +93,8 @@ def test_a_fork_is_chosen_by_clicking_a_room_on_the_map(new_page, live_server_ur
     expect(bob.locator("#maps .map-slot[data-player=alice] .room.reachable")).to_have_count(2)
     expect(bob.locator(".room.choice")).to_have_count(0)
 
-    save_screenshot(alice)
+    alice.evaluate("window.scrollTo(0, 0)")
+    save_readme_picture(alice, "game-in-progress.png", full_page=True)
     alice.click("#prompt .room.choice[data-room='Mine Tunnels']")
     expect(marker_room(bob)).to_have_attribute("data-room", "Mine Tunnels", timeout=1000)
     expect(marker_room(alice)).to_have_attribute("data-room", "Mine Tunnels")
@@ -167,14 +143,3 @@ def test_finishing_a_game_shows_the_game_over_screen_on_both_pages(new_page, liv
     expect(bob.locator("#rematch-link")).to_be_visible()
     bob.wait_for_timeout(1500)  # the socket's first frames have come: still here
     assert bob.url != alice.url
-
-
-def save_screenshot(page) -> None:
-    """The README's picture of a game in progress (test-artifacts/; with
-    VENTURE_UPDATE_SCREENSHOT=1 also static/img/, the file the README shows)."""
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOT), full_page=True)
-    if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
-        README_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(SCREENSHOT, README_SCREENSHOT)

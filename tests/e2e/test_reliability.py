@@ -7,22 +7,19 @@ absence settings come from its environment.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
+from functools import partial
 
 import pytest
 from playwright.sync_api import expect
 
 from bench import _servers
-from tests.web.helpers import POSITIONS
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .conftest import ARTIFACTS, WINDOW, launched_chromium, photographed_pages
+from .helpers import open_scenario_game
 
 pytestmark = [pytest.mark.e2e]
 
-ROOT = Path(__file__).resolve().parents[2]
-LOGS = ROOT / "test-artifacts" / "e2e"
 RECONNECT = 20_000  # ms: the page retries with a capped backoff (static/js/venture.js)
 
 
@@ -42,8 +39,8 @@ def server_env(tmp_path_factory) -> dict[str, str]:
 
 @pytest.fixture
 def server(server_env, request) -> Iterator[_servers.Daphne]:
-    LOGS.mkdir(parents=True, exist_ok=True)
-    log = LOGS / f"{request.node.name}-daphne.log"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = ARTIFACTS / f"{request.node.name}-daphne.log"
     log.unlink(missing_ok=True)
     proc = _servers.Daphne(server_env, log).start()
     yield proc
@@ -52,39 +49,15 @@ def server(server_env, request) -> Iterator[_servers.Daphne]:
 
 @pytest.fixture(scope="module")
 def chromium():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (make chromium)")
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield browser
-    browser.close()
-    pw.stop()
+    with launched_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture
-def pages(chromium, request) -> Iterator[list]:
-    contexts, opened = [], []
-
-    def open_page(name: str):  # noqa: ANN202
-        context = chromium.new_context(viewport={"width": 1500, "height": 950})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(8000)
-        opened.append((name, page))
-        return page
-
-    yield open_page
-    if getattr(request.node, "report_call", None) is not None and request.node.report_call.failed:
-        LOGS.mkdir(parents=True, exist_ok=True)
-        for name, page in opened:
-            try:
-                page.screenshot(path=str(LOGS / f"{request.node.name}-{name}.png"), full_page=True)
-            except Exception as e:  # noqa: BLE001 - a crashed page can't be photographed
-                print(f"no screenshot of {name}: {e}")
-    for context in contexts:
-        context.close()
+def pages(chromium, request) -> Iterator:
+    """pages(name): a page of another person's browser."""
+    with photographed_pages(request, chromium, 8000) as open_page:
+        yield partial(open_page, viewport=WINDOW)
 
 
 def guest(page, base: str, name: str) -> None:
@@ -98,11 +71,7 @@ def start(pages, base: str, position: str = "varis_fork.yaml"):  # noqa: ANN001,
     alice, bob = pages("alice"), pages("bob")
     guest(alice, base, "alice")
     guest(bob, base, "bob")
-    alice.set_input_files("#id_scenario", str(POSITIONS / position))
-    alice.click("#create-game button[type=submit]")
-    link = alice.input_value("#invite-link")
-    bob.goto(link)
-    bob.click("#join-game button[type=submit]")
+    open_scenario_game(alice, bob, position)
     for page in (alice, bob):
         expect(page.locator("#topbar .seat-presence.online")).to_have_count(2)
     return alice, bob

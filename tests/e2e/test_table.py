@@ -10,12 +10,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_play import start_from_position
+from .helpers import DESKTOP, PHONE, start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
 HIGHLIGHTED = re.compile(r"\bhighlight\b")
 PICKED_BLOCKER = re.compile(r"\bblock-source\b")
 
@@ -43,6 +41,13 @@ def prompt_kind(page):
     return page.locator("#prompt .prompt.mine")
 
 
+def cast_power_word_kill(alice):
+    """Alice casts Power Word Kill from her hand; the answer is the target option naming bob's
+    Varis."""
+    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
+    return alice.locator("#prompt .options button", has_text="bob's Varis")
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_quiet_turn_holding_an_instant_takes_at_most_four_clicks_and_none_for_the_other(
     new_page, live_server_url, viewport
@@ -56,7 +61,7 @@ def test_a_quiet_turn_holding_an_instant_takes_at_most_four_clicks_and_none_for_
         alice.wait_for_function(f"document.querySelector('#prompt .prompt.mine') || {new_turn}")
         if alice.evaluate(new_turn):
             break
-        assert bob.locator("#prompt .prompt.mine").count() == 0, "bob was asked on alice's turn"
+        assert prompt_kind(bob).count() == 0, "bob was asked on alice's turn"
         version = alice.locator("#topbar").get_attribute("data-version")
         click_alice("#prompt #pass")
         expect(alice.locator("#topbar")).not_to_have_attribute("data-version", version)
@@ -178,9 +183,8 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
 def test_the_automatic_payment_keeps_the_colours_of_a_card_in_hand(new_page, live_server_url):
     alice, bob = table(new_page, live_server_url, "ward_payment.yaml")
     expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
-    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
+    varis = cast_power_word_kill(alice)
     # The target says whose it is; nothing is styled as the recommended choice.
-    varis = alice.locator("#prompt .options button", has_text="bob's Varis")
     expect(varis).to_be_visible()
     expect(alice.locator("#prompt .options button.primary")).to_have_count(0)
     varis.click()
@@ -199,8 +203,7 @@ def test_the_automatic_payment_keeps_the_colours_of_a_card_in_hand(new_page, liv
 
 def test_options_and_their_cards_highlight_each_other(new_page, live_server_url):
     alice, _ = table(new_page, live_server_url, "ward_payment.yaml")
-    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
-    option = alice.locator("#prompt .options button", has_text="bob's Varis")
+    option = cast_power_word_kill(alice)
     option.hover()
     expect(alice.locator("#opponent .perm[data-name='Varis, Silverymoon Ranger']")).to_have_class(
         HIGHLIGHTED
@@ -242,7 +245,6 @@ def test_sources_can_be_tapped_by_hand_before_casting(new_page, live_server_url)
     expect(alice.locator("#me .perm[data-name=Swamp].tapped")).to_have_count(1)
     expect(alice.locator(".plate[data-player=alice] .pool")).to_contain_text("U")
     # Power Word Kill ({1}{B}) is paid from the pool: no other land is tapped for it.
-    alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
-    alice.locator("#prompt .options button", has_text="bob's Varis").click()
+    cast_power_word_kill(alice).click()
     expect(alice.locator("#me .perm.tapped")).to_have_count(2)
     expect(alice.locator("#stack .stack-item[data-name='Power Word Kill']")).to_have_count(1)
