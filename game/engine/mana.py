@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 COLORS = "WUBRG"
+MANA_KINDS = (*COLORS, "C")  # what a mana pool holds: the five colors and colorless
 COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green", "C": "colorless"}
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 

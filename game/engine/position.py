@@ -1,4 +1,4 @@
-"""Starting a game from a position (a scenario file's setup): zones, life, dungeon, history.
+"""Starting a game from a position (a scenario file's setup): zones, life, mana, dungeon, history.
 
 The input is plain data, already parsed; an unknown card, token, dungeon or room raises
 `PositionError` naming where it is.
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import CARDS, TOKENS
+from .mana import MANA_KINDS
 from .state import STEPS, DungeonState, GameState, Obj
 
 
@@ -34,6 +35,7 @@ def apply_position(
         raise PositionError(f"turn.step: unknown step {step!r}; steps: {', '.join(STEPS)}")
     if g.active not in g.by_name:
         raise PositionError(f"turn.active: {g.active!r} is not a player")
+    g.creatures_died_this_turn = int(turn.get("creatures_died", 0))
     aliases: dict[str, Obj] = {}
     attachments: list[tuple[Obj, str]] = []
     setup = position.get("setup") or {}
@@ -70,6 +72,16 @@ def _place_player(
     p = g.player(name)
     p.life = int(spec.get("life", 20))
     p.lands_played = int(spec.get("lands_played", 0))
+    p.ventures_this_turn = int(spec.get("ventured_this_turn", 0))
+    p.poison = int(spec.get("poison", 0))
+    # Mid-step, so mana may wait in the pool; it empties as the step ends (CR 106.4).
+    pool = spec.get("mana_pool") or {}
+    for kind in pool:
+        if kind not in MANA_KINDS:
+            raise PositionError(
+                f"setup.{name}.mana_pool: unknown mana {kind!r}; kinds: {' '.join(MANA_KINDS)}"
+            )
+    p.pool = {kind: int(pool[kind]) for kind in MANA_KINDS if pool.get(kind)}
     for zone in ("hand", "library", "graveyard", "exile"):
         for i, card_name in enumerate(spec.get(zone) or []):
             o = Obj(g.new_id(), _card(card_name, f"setup.{name}.{zone}[{i}]"), name, name, zone)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from game.engine.cards import TOKENS
+from game.engine.mana import MANA_KINDS
 
 if TYPE_CHECKING:
     from game.engine.game import Engine
@@ -46,6 +47,10 @@ def unwritable(engine: Engine) -> str | None:
         return "a triggered ability waits to go on the stack"
     if g.combat is not None and (g.combat.attackers or g.combat.blocking):
         return "an attack is under way"
+    if g.combat is not None and g.combat.declared and g.step != "end_of_combat":
+        # Every attacker has left combat, but the blockers and damage steps still happen
+        # (CR 508.8); a position has no attack, so it would skip them.
+        return "attackers were declared this combat (a scenario cannot say so)"
     if g.effects:
         return "an effect with a duration is in force (a scenario has no such key)"
     if g.turn == 1 and g.first_player != g.players[0].name:
@@ -53,8 +58,6 @@ def unwritable(engine: Engine) -> str | None:
         return "on turn 1 the player who went first must be the first seat"
     if g.loyalty_used or any(t == g.turn for _, _, t in g.triggered_once):
         return "an ability was used this turn that may be used once a turn"
-    if g.creatures_died_this_turn:
-        return "a creature died this turn (a scenario cannot say so)"
     for p in g.players:
         reason = _player_unwritable(g, p)
         if reason:
@@ -65,14 +68,8 @@ def unwritable(engine: Engine) -> str | None:
 def _player_unwritable(g: GameState, p: Player) -> str | None:
     if p.lost:
         return f"{p.name} has lost"
-    if p.poison:
-        return f"{p.name} has poison counters (a scenario's setup has none)"
-    if any(p.pool.values()):
-        return f"{p.name} has mana in their pool"
     if p.emblems:
         return f"{p.name} has an emblem"
-    if p.ventures_this_turn:
-        return f"{p.name} ventured this turn (a scenario cannot say so)"
     for o in [*p.hand, *p.library, *p.graveyard, *p.exile, *g.controlled(p.name)]:
         # One test for the common case (every point of a replay asks): nothing unusual.
         plain = not (
@@ -112,12 +109,16 @@ def position_file(engine: Engine, name: str, description: str = "") -> str:
         doc["description"] = description
     doc["players"] = [p.name for p in g.players]
     doc["turn"] = {"number": g.turn, "active": g.active, "step": g.step}
+    if g.creatures_died_this_turn:
+        doc["turn"]["creatures_died"] = g.creatures_died_this_turn
     doc["setup"] = {p.name: _player_setup(g, p) for p in g.players}
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)
 
 
 def _player_setup(g: GameState, p: Player) -> dict[str, Any]:
     out: dict[str, Any] = {"life": p.life}
+    if p.poison:
+        out["poison"] = p.poison
     for zone in ("hand", "library", "graveyard", "exile"):
         cards = [o.name for o in p.zone(zone)]
         if cards:
@@ -133,6 +134,11 @@ def _player_setup(g: GameState, p: Player) -> dict[str, Any]:
         out["initiative"] = True
     if p.lands_played:
         out["lands_played"] = p.lands_played
+    if p.ventures_this_turn:
+        out["ventured_this_turn"] = p.ventures_this_turn
+    pool = {kind: p.pool[kind] for kind in MANA_KINDS if p.pool.get(kind)}
+    if pool:
+        out["mana_pool"] = pool
     return out
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from game.engine.cards import CARDS, TOKENS
+from game.engine.mana import MANA_KINDS
 from game.engine.state import STEPS
 
 from .yamlines import LineDict, LineList, YamlBounds, YamlRefused, line_of, load_with_lines
@@ -31,6 +32,10 @@ MAX_DAMAGE = 1_000_000  # marked on one permanent
 MAX_LOYALTY = 1_000
 MAX_TURN = 10_000
 MAX_LANDS_PLAYED = 100  # this turn
+MAX_VENTURES = 100  # this turn, per player: each takes a spell, an ability or an attack
+MAX_CREATURES_DIED = 1_000  # this turn: 100 permanents a side, and tokens come and go
+MAX_POOL_MANA = 1_000  # of one kind in a player's mana pool
+MAX_POISON = 1_000  # 10 or more loses at once (CR 704.5c), as life 0 does (CR 704.5a)
 YAML_BOUNDS = YamlBounds(MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, MAX_NUMBER_DIGITS)
 
 TOP_KEYS = {
@@ -45,7 +50,7 @@ TOP_KEYS = {
     "description",
     "notes",
 }
-TURN_KEYS = {"number", "active", "step"}
+TURN_KEYS = {"number", "active", "step", "creatures_died"}
 PLAYER_SETUP_KEYS = {
     "life",
     "hand",
@@ -57,6 +62,9 @@ PLAYER_SETUP_KEYS = {
     "completed",
     "initiative",
     "lands_played",
+    "mana_pool",
+    "poison",
+    "ventured_this_turn",
 }
 PERMANENT_KEYS = {
     "card",
@@ -83,6 +91,7 @@ PLAYER_EXPECT_KEYS = {
     "permanents",
     "hand_count",
     "library_count",
+    "mana_pool",
 }
 TOP_EXPECT_KEYS = {"stack", "pending", "winner", "turn", "log", "waiting_triggers"}
 
@@ -167,13 +176,21 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         raise err(data, "turn", "'turn' must be a mapping with number, active and step")
     for key in turn:
         if key not in TURN_KEYS:
-            raise err(turn, key, f"unknown turn key {_short(key)}; known: number, active, step")
+            raise err(
+                turn, key, f"unknown turn key {_short(key)}; known: {', '.join(sorted(TURN_KEYS))}"
+            )
     if "active" in turn and turn["active"] not in players:
         raise err(turn, "active", f"turn.active must be one of {', '.join(players)}")
     if "step" in turn and not (isinstance(turn["step"], str) and turn["step"] in STEPS):
         raise err(turn, "step", f"unknown step {_short(turn['step'])}; steps: {', '.join(STEPS)}")
     if "number" in turn and not (_is_int(turn["number"]) and 1 <= turn["number"] <= MAX_TURN):
         raise err(turn, "number", f"turn.number must be a whole number from 1 to {MAX_TURN:,}")
+    if "creatures_died" in turn and not _whole_up_to(turn["creatures_died"], MAX_CREATURES_DIED):
+        raise err(
+            turn,
+            "creatures_died",
+            f"turn.creatures_died must be a whole number from 0 to {MAX_CREATURES_DIED:,}",
+        )
     setup = data.get("setup") or LineDict()
     if not isinstance(setup, dict):
         raise err(data, "setup", "'setup' must be a mapping from player name to their zones")
@@ -236,6 +253,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _whole_up_to(value: Any, most: int) -> bool:
+    return _is_int(value) and 0 <= value <= most
+
+
 def _is_text(value: Any) -> bool:
     return isinstance(value, str) and bool(value)
 
@@ -296,13 +317,22 @@ def _check_player_setup(path: str, pname: str, spec: dict, aliases: set[str]) ->
         raise err(spec, "initiative", "initiative must be true or false")
     if "life" in spec and not (_is_int(spec["life"]) and abs(spec["life"]) <= MAX_LIFE):
         raise err(spec, "life", f"life must be a whole number from -{MAX_LIFE:,} to {MAX_LIFE:,}")
-    if "lands_played" in spec and not (
-        _is_int(spec["lands_played"]) and 0 <= spec["lands_played"] <= MAX_LANDS_PLAYED
+    for key, most in (
+        ("lands_played", MAX_LANDS_PLAYED),
+        ("ventured_this_turn", MAX_VENTURES),
+        ("poison", MAX_POISON),
+    ):
+        if key in spec and not _whole_up_to(spec[key], most):
+            raise err(spec, key, f"{key} must be a whole number from 0 to {most:,}")
+    pool = spec.get("mana_pool") or {}
+    if not isinstance(pool, dict) or not all(
+        kind in MANA_KINDS and _whole_up_to(n, MAX_POOL_MANA) for kind, n in pool.items()
     ):
         raise err(
             spec,
-            "lands_played",
-            f"lands_played must be a whole number from 0 to {MAX_LANDS_PLAYED}",
+            "mana_pool",
+            f"mana_pool must map a kind of mana ({' '.join(MANA_KINDS)}) to how much "
+            f"(0 to {MAX_POOL_MANA:,}), e.g. {{W: 1, R: 2}}",
         )
 
 

@@ -333,6 +333,13 @@ def _compare_player_field(game, player, pstate, field_name, want, differ) -> Non
     elif field_name == "library_count":
         if want != len(pstate["library"]):
             differ(where, want, len(pstate["library"]))
+    elif field_name == "mana_pool":
+        # `{}`, `null`, `{R: 0}` and a kind left out all say "none of it".
+        got = {kind: n for kind, n in pstate["mana_pool"].items() if n}
+        want = want or {}
+        wanted = {kind: n for kind, n in want.items() if n} if isinstance(want, dict) else want
+        if wanted != got:
+            differ(where, want, got)
     else:
         if pstate.get(field_name) != want:
             differ(where, want, pstate.get(field_name))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -24,10 +25,17 @@ PAIRINGS = list(itertools.permutations(STARTER_DECKS.values(), 2))
 def comparable(engine: Engine) -> dict:
     """What a position sets, from the judge's view (ids, aliases and timestamps aside)."""
     view = engine.state_json()
-    out = {"turn": view["turn"], "pending": view["pending"]["player"]}
+    g = engine.state
+    out = {
+        "turn": view["turn"],
+        "pending": view["pending"]["player"],
+        "creatures_died": g.creatures_died_this_turn,
+    }
     for name, p in view["players"].items():
-        keys = ("life", "hand", "library", "graveyard", "exile", "dungeon", "initiative")
-        out[name] = {key: p[key] for key in keys}
+        keys = ("life", "poison", "mana_pool", "hand", "library", "graveyard", "exile")
+        out[name] = {key: p[key] for key in (*keys, "dungeon", "initiative")}
+        out[name]["lands_played"] = g.player(name).lands_played
+        out[name]["ventured"] = g.player(name).ventures_this_turn
         out[name]["completed"] = [c["dungeon"] for c in p["completed"]]
         out[name]["battlefield"] = sorted(
             (repr({k: v for k, v in perm.items() if k not in ("id", "alias")}))
@@ -36,31 +44,86 @@ def comparable(engine: Engine) -> dict:
     return out
 
 
-@pytest.mark.parametrize("i", range(4))
-def test_every_writable_point_reads_back_as_the_same_position(i: int) -> None:
+def assert_reads_back(game: Engine, dungeons: dict) -> str:
+    """Write this point, read the file through the loader, start a game from it: the same
+    position, the active player holding priority. Returns the file."""
+    text = position_file(game, f"point {len(game.answers)}")
+    scenario = parse_scenario(text, "point.yaml")
+    again = Engine(
+        GameSetup(scenario.players, 0, dungeons=dungeons, position=_plain(scenario.position))
+    )
+    assert comparable(again) == comparable(game), text
+    assert again.pending is not None and again.pending.kind == "priority"
+    return text
+
+
+def random_game(i: int, rng: random.Random | None = None) -> Iterator[Engine]:
+    """Game `i` between two preset decks, played by random answers, at each of its points."""
     alice, bob = PAIRINGS[i % len(PAIRINGS)]
-    dungeons = official_dungeons()
-    game = Engine(GameSetup(["alice", "bob"], 50 + i, {"alice": alice, "bob": bob}, dungeons))
-    rng = random.Random(i)
-    written = 0
+    game = Engine(
+        GameSetup(["alice", "bob"], 50 + i, {"alice": alice, "bob": bob}, official_dungeons())
+    )
+    rng = rng or random.Random(i)
     while game.pending is not None and len(game.answers) < 700:
-        if unwritable(game) is None and rng.random() < 0.15:
-            text = position_file(game, f"point {len(game.answers)}")
-            scenario = parse_scenario(text, "point.yaml")
-            again = Engine(
-                GameSetup(
-                    scenario.players, 0, dungeons=dungeons, position=_plain(scenario.position)
-                )
-            )
-            assert comparable(again) == comparable(game), text
-            assert again.pending is not None and again.pending.kind == "priority"
-            written += 1
+        yield game
         d = game.pending
         try:
             game.answer(d.player, random_answer(d, rng))
         except IllegalAnswer:
             game.answer(d.player, [] if d.multi else d.options[0].id)
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_every_writable_point_reads_back_as_the_same_position(i: int) -> None:
+    dungeons = official_dungeons()
+    rng = random.Random(i)
+    written = 0
+    for game in random_game(i, rng):
+        if unwritable(game) is None and rng.random() < 0.15:
+            assert_reads_back(game, dungeons)
+            written += 1
     assert written >= 10
+
+
+# What a point says of the turn so far, the file key that says it.
+THIS_TURN = {
+    "mana in a pool": (lambda g: any(any(p.pool.values()) for p in g.players), "mana_pool:"),
+    "a venture this turn": (
+        lambda g: any(p.ventures_this_turn for p in g.players),
+        "ventured_this_turn:",
+    ),
+    "a creature died this turn": (lambda g: g.creatures_died_this_turn > 0, "creatures_died:"),
+}
+
+
+def test_a_point_with_mana_a_venture_or_a_death_this_turn_is_written_and_reads_back() -> None:
+    dungeons = official_dungeons()
+    seen = dict.fromkeys(THIS_TURN, 0)
+    for i in range(4):
+        for game in random_game(i):
+            found = [what for what, (has, _) in THIS_TURN.items() if has(game.state)]
+            if not found:
+                continue
+            reason = unwritable(game)
+            if reason is not None:  # something else is in the way: a spell on the stack…
+                assert not any(w in reason for w in ("pool", "ventured", "died")), reason
+                continue
+            text = assert_reads_back(game, dungeons)
+            for what in found:
+                assert THIS_TURN[what][1] in text, (what, text)
+                seen[what] += 1
+    assert all(seen.values()), seen
+
+
+def test_poison_counters_are_written_and_read_back() -> None:
+    # No card in the preset decks gives poison counters: they are set on a point that can be
+    # written, as a position (or a card to come) would.
+    dungeons = official_dungeons()
+    game = next(g for g in random_game(0) if unwritable(g) is None and g.state.turn >= 3)
+    game.state.player("bob").poison = 9
+    assert unwritable(game) is None
+    text = assert_reads_back(game, dungeons)
+    assert "poison: 9" in text
 
 
 def test_what_a_point_cannot_say_is_named() -> None:

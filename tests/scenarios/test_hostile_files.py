@@ -222,6 +222,21 @@ def setup_with(entry: str) -> str:
         ("life: 2.5", "life must be a whole number"),
         ("lands_played: 101", "lands_played must be"),
         ("lands_played: [1]", "lands_played must be"),
+        ("ventured_this_turn: 101", "ventured_this_turn must be"),
+        ("ventured_this_turn: -1", "ventured_this_turn must be"),
+        ("ventured_this_turn: true", "ventured_this_turn must be"),
+        ("poison: 1001", "poison must be"),
+        ("poison: -1", "poison must be"),
+        ("poison: [1]", "poison must be"),
+        ("mana_pool: [W]", "mana_pool must map"),
+        ("mana_pool: {X: 1}", "mana_pool must map"),
+        ("mana_pool: {WU: 1}", "mana_pool must map"),
+        ("mana_pool: {w: 1}", "mana_pool must map"),
+        ("mana_pool: {[W]: 1}", "a key must be a plain value"),
+        ("mana_pool: {W: -1}", "mana_pool must map"),
+        ("mana_pool: {W: 1001}", "mana_pool must map"),
+        ("mana_pool: {W: [1]}", "mana_pool must map"),
+        ("mana_pool: {W: true}", "mana_pool must map"),
     ],
 )
 def test_a_value_of_the_wrong_shape_is_refused(entry, words):
@@ -239,6 +254,10 @@ def test_a_value_of_the_wrong_shape_is_refused(entry, words):
         ("name: n\nturn: {number: true}", "turn.number"),
         ("name: n\nturn: {number: 10001}", "turn.number"),
         ("name: n\nturn: {number: [3]}", "turn.number"),
+        ("name: n\nturn: {creatures_died: -1}", "turn.creatures_died"),
+        ("name: n\nturn: {creatures_died: 1001}", "turn.creatures_died"),
+        ("name: n\nturn: {creatures_died: x}", "turn.creatures_died"),
+        ("name: n\nturn: {died: 1}", "unknown turn key"),
         ("name: n\nturn: {step: [upkeep]}", "unknown step"),
         ("name: n\nturn: {active: [alice]}", "turn.active"),
         ("name: n\nturn: [3]", "'turn' must be a mapping"),
@@ -289,6 +308,20 @@ def test_each_zone_holds_up_to_its_limit_and_no_more(zone, most):
     assert error.line == 4
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        setup_with(f"lands_played: {loader.MAX_LANDS_PLAYED}"),
+        setup_with(f"ventured_this_turn: {loader.MAX_VENTURES}"),
+        setup_with(f"poison: {loader.MAX_POISON}"),
+        setup_with(f"mana_pool: {{W: 0, C: {loader.MAX_POOL_MANA}}}"),
+        f"name: n\nturn: {{creatures_died: {loader.MAX_CREATURES_DIED}}}\n",
+    ],
+)
+def test_a_count_of_this_turn_is_read_up_to_its_limit(text):
+    parse_scenario(text)
+
+
 def test_ten_thousand_permanents_are_refused():
     error = refusal(zone_text("battlefield", 10_000))
     assert "10,000 permanents; at most 100" in error.message
@@ -322,6 +355,10 @@ def test_the_doc_states_each_limit():
         "MAX_LOYALTY",
         "MAX_TURN",
         "MAX_LANDS_PLAYED",
+        "MAX_VENTURES",
+        "MAX_CREATURES_DIED",
+        "MAX_POOL_MANA",
+        "MAX_POISON",
     ):
         assert getattr(loader, name) in numbers, name
     for zone, most in loader.MAX_ZONE_CARDS.items():
@@ -358,6 +395,10 @@ SLOTS = {
     "completed": "[Tomb of Annihilation]",
     "initiative": "true",
     "lands_played": "1",
+    "mana_pool": "{W: 1, C: 2}",
+    "poison": "3",
+    "ventured_this_turn": "1",
+    "creatures_died": "2",
     "answer": "pass",
     "step_entry": "resolve",
     "expect": "{bob: {life: 20}}",
@@ -366,7 +407,7 @@ TEMPLATE = """\
 name: @name@
 seed: @seed@
 players: @players@
-turn: {number: @number@, active: @active@, step: @step@}
+turn: {number: @number@, active: @active@, step: @step@, creatures_died: @creatures_died@}
 setup:
   alice:
     life: @life@
@@ -381,6 +422,9 @@ setup:
     completed: @completed@
     initiative: @initiative@
     lands_played: @lands_played@
+    mana_pool: @mana_pool@
+    poison: @poison@
+    ventured_this_turn: @ventured_this_turn@
 script:
   - alice: @answer@
   - @step_entry@
