@@ -17,11 +17,13 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from game.engine.continuous import chars, is_creature
+
 if TYPE_CHECKING:
     from game.engine.decisions import Decision, Option
     from game.engine.state import GameState, Obj
 
-_NUMBERED = re.compile(r" #\d+$")
+_NUMBER = re.compile(r" #\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,37 +72,58 @@ def _named(g: GameState, o: Option) -> list[tuple[str, str, Any]]:
 def _display(
     g: GameState, o: Option, named: list[tuple[str, str, Any]], me: str, names: dict[str, str]
 ) -> str:
-    """The label with "your "/"Bob's " before each thing it names, in order of appearance."""
+    """The label with "your "/"Bob's " before each thing it names, in order of appearance; a
+    permanent numbered among namesakes ("Goblin #2") says after its number what sets it apart,
+    and a card in another zone says where it is."""
     label = o.label
     out, at = [], 0
     for _, name, thing in named:
         i = label.find(name, at)
         if i < 0:
             continue
+        end = i + len(name)
         if isinstance(thing, str):  # a player
             shown = "you" if thing == me else names.get(thing, thing)
         else:
-            controller = thing.controller
-            if getattr(thing, "zone", "battlefield") != "battlefield":
-                controller = getattr(thing, "owner", controller)
+            on_battlefield = getattr(thing, "zone", "battlefield") == "battlefield"
+            controller = thing.controller if on_battlefield else getattr(thing, "owner", "")
             whose = "your" if controller == me else f"{names.get(controller, controller)}'s"
             shown = f"{whose} {name}"
+            number = _NUMBER.match(label, end)
+            if number:  # the number is the engine's; what it stands for is the board's
+                shown += number.group()
+                end = number.end()
+            where = _apart(g, thing, me) if number or not on_battlefield else ""
+            if where:
+                shown += f" ({where})"
         out.append(label[at:i] + shown)
-        at = i + len(name)
-    text = "".join(out) + label[at:]
-    if _NUMBERED.search(label) and named and not isinstance(named[0][2], str):
-        apart = _apart(g, named[0][2])
-        if apart:
-            text += f" ({apart})"
-    return text
+        at = end
+    return "".join(out) + label[at:]
 
 
-def _apart(g: GameState, obj: Obj) -> str:
-    """What tells a permanent from its namesakes: tapped, damage, counters."""
+def _apart(g: GameState, obj: Obj, me: str) -> str:
+    """What tells a permanent from its namesakes (its power and toughness where they are not
+    the printed ones, tapped, damage, counters), or where a card in another zone is."""
+    if obj.zone == "library":
+        library = g.player(obj.owner).library
+        if obj.owner != me or obj not in library:
+            return "library"
+        n = library.index(obj)
+        return "top of your library" if n == 0 else f"your library, {_ordinal(n + 1)} from the top"
     if obj.zone != "battlefield":
-        return ""
-    bits = ["tapped" if obj.tapped else "untapped"]
+        return {"hand": "hand", "graveyard": "graveyard", "exile": "exile"}.get(obj.zone, "")
+    bits = []
+    if is_creature(g, obj):
+        c = chars(g, obj)
+        if (c.power, c.toughness) != (c.base_power, c.base_toughness):
+            bits.append(f"{c.power}/{c.toughness}")
+    bits.append("tapped" if obj.tapped else "untapped")
     if obj.damage:
         bits.append(f"{obj.damage} damage")
     bits.extend(f"{n} {kind}" for kind, n in sorted(obj.counters.items()) if n)
     return ", ".join(bits)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -146,6 +146,39 @@ def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
     assert sorted(buttons) == ["target #1", "target #2"]
 
 
+def test_a_numbered_attacker_says_what_sets_it_apart_not_what_the_blocker_is(players):
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "battlefield: [Grizzled Outrider, Veteran Dungeoneer, Forest]",
+        "battlefield: [Grizzled Outrider, {card: Grizzled Outrider, counters: {+1/+1: 3}}, Forest]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Grizzled Outrider #1", "Grizzled Outrider #2"])
+    shown = {o.label: o.display for o in view(game, bob).prompt.options}
+    assert shown["Zombie Ogre blocks Grizzled Outrider #1"] == (
+        "your Zombie Ogre blocks Alice's Grizzled Outrider #1 (tapped)"
+    )
+    assert shown["Zombie Ogre blocks Grizzled Outrider #2"] == (
+        "your Zombie Ogre blocks Alice's Grizzled Outrider #2 (8/8, tapped, 3 +1/+1)"
+    )
+
+
+def test_a_card_in_the_library_says_where_it_is(players):
+    alice, bob = players
+    text = position_text("dungeon_map_venture.yaml").replace(
+        "library: [Plains, Plains, Plains, Plains]", "library: [Dungeon Map, Plains, Plains]"
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, "activate Dungeon Map: {3}, {T}")
+    game = answer(game, alice, "Lost Mine of Phandelver")
+    while (d := pending(game)).kind == "priority":
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    # Cave Entrance's scry 1: the card on top, not the Dungeon Map on the battlefield.
+    assert d.kind == "scry"
+    shown = [o.display for o in view(game, alice).prompt.options]
+    assert shown == ["your Dungeon Map (top of your library)"]
+
+
 def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
     alice, bob = players
     text = position_text("double_block.yaml").replace(
