@@ -134,12 +134,19 @@ class Game(models.Model):
     def host_side(self) -> str:
         """The name, in the position this game starts from, of the player its host plays (the
         position's players are in seat order)."""
+        return self._scenario_side(guest=False)
+
+    @property
+    def guest_side(self) -> str:
+        """The name, in the position this game starts from, of the player who joins plays."""
+        return self._scenario_side(guest=True)
+
+    def _scenario_side(self, *, guest: bool) -> str:
         from game.scenario.loader import parse_scenario
 
-        host = self.seats.get(player_id=self.created_by_id)
-        return parse_scenario(self.scenario_text, self.scenario_name or "scenario").players[
-            host.position
-        ]
+        host = self.seats.get(player_id=self.created_by_id).position
+        players = parse_scenario(self.scenario_text, self.scenario_name or "scenario").players
+        return players[1 - host if guest else host]
 
     @property
     def has_clock(self) -> bool:

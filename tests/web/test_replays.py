@@ -345,6 +345,9 @@ def test_playing_on_against_a_friend_on_the_second_side_seats_the_friend_first(a
     waiting = html.unescape(client.get(new.get_absolute_url()).content.decode())
     second = services.engine_setup(game).players[1]
     assert f"you play {second}’s side" in waiting
+    client.force_login(bob.user)
+    join = html.unescape(client.get(new.get_absolute_url()).content.decode())
+    assert f"You play {services.engine_setup(game).players[0]}’s side" in join
     services.join_game(new.pk, bob)
     new.refresh_from_db()
     assert {s.position: s.player for s in new.seats.all()} == {0: bob, 1: alice}
