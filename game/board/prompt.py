@@ -5,6 +5,7 @@ buttons on the card or permanent they name."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,9 @@ USUAL_FIRST = frozenset({"assign_combat_damage"})
 def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | None = None) -> Prompt:
     """The viewer's decision. Outside a priority decision an option that names objects or
     players says whose they are ("your Goblin", "Bob's Varis", whose.py); each option names
-    its objects for the board's highlighting (`marks`) and gets a key of the keyboard."""
+    its objects for the board's highlighting (`marks`) and gets a key of the keyboard. In a
+    priority decision the panel shows the same action on identical cards in the hand once
+    (whose.Owned.alike): the engine's options, and their labels, stay one per card."""
     options = []
     for i, o in enumerate(d.options):
         owned = owners.get(o.id)
@@ -48,6 +51,8 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
     if d.kind == "priority":
+        alike = {o_id: owned.alike for o_id, owned in owners.items() if owned.alike}
+        options = _unnumbered(options, alike)
         for o in options:
             if o.id == "pass":
                 groups["pass"].append(o)
@@ -57,11 +62,13 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
                 groups["play"].append(o)
             else:
                 groups["act"].append(o)
-        # The keys 1-9 go to the options in the order the panel shows them.
-        keyed = _with_keys(groups["play"] + groups["act"])
-        groups["play"], groups["act"] = keyed[: len(groups["play"])], keyed[len(groups["play"]) :]
-        options = groups["pass"] + keyed + groups["mana"]
-        options.sort(key=lambda o: int(o.dom_id[4:]))  # the engine's order for the rest
+        # The panel shows one button per choice; the keys 1-9 go to its buttons in its order.
+        play, act = _one_per_choice(groups["play"], alike), _one_per_choice(groups["act"], alike)
+        keyed = _with_keys(play + act)
+        groups["play"], groups["act"] = keyed[: len(play)], keyed[len(play) :]
+        # Every option stays in `options` (each card in the hand keeps its own button).
+        keys = {o.id: o.key for o in keyed}
+        options = [replace(o, key=keys.get(o.id, "")) for o in options]
     else:
         options = _with_keys(options)
     return Prompt(
@@ -79,6 +86,36 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         positions=tuple(range(1, len(options) + 1)),
         division=split,
     )
+
+
+def _unnumbered(options: list[Option], alike: dict[str, str]) -> list[Option]:
+    """Interchangeable options (the same action on identical cards in the hand) shown without
+    the number that tells them apart in the engine's labels: "play Plains", on each card too."""
+    counts = Counter(alike.values())
+    return [
+        replace(o, display=_NUMBERED.sub("", o.display))
+        if counts[alike.get(o.id, "")] > 1 and o.id in alike
+        else o
+        for o in options
+    ]
+
+
+def _one_per_choice(options: list[Option], alike: dict[str, str]) -> list[Option]:
+    """The panel's buttons: one for each group of interchangeable options, answering with the
+    first one's id and marking every copy on the board."""
+    shown: list[Option] = []
+    first: dict[str, int] = {}  # a group's place among `shown`
+    for o in options:
+        group = alike.get(o.id)
+        if group is None:
+            shown.append(o)
+        elif group in first:
+            i = first[group]
+            shown[i] = replace(shown[i], marks=f"{shown[i].marks} {o.marks}".strip())
+        else:
+            first[group] = len(shown)
+            shown.append(o)
+    return shown
 
 
 def _with_keys(options: list[Option]) -> list[Option]:

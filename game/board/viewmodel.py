@@ -67,6 +67,11 @@ class Prompt:
     positions: tuple[int, ...]  # 1..n, an ordering's choices
     division: Division | None = None  # combat damage to divide: one amount per recipient
 
+    @property
+    def keys(self) -> dict[str, str]:
+        """Each keyed option's key by its id: a dungeon's or a room's button on a map shows it."""
+        return {o.id: o.key for o in self.options if o.key}
+
 
 @dataclass(frozen=True, slots=True)
 class Recipient:

@@ -5,7 +5,8 @@ as they are; the board shows each option of a choice with the controller of ever
 spell or ability it names (the owner for a card in another zone) and "you" or the other player's
 name for a player, and ties it to what it names on the board (`marks`: tokens the page uses to
 highlight the card, the stack item or the player's plate). A permanent among identical ones
-("Forest #2") also says what sets it apart (tapped, damage, counters).
+("Forest #2") also says what sets it apart (tapped, damage, counters); the same action on
+identical cards in the viewer's hand is one choice however many copies there are (`alike`).
 
 Only the viewer's own decision is read, while the engine is locked (snapshot.read): its
 options are the viewer's to see.
@@ -30,6 +31,9 @@ _NUMBER = re.compile(r" #\d+")
 class Owned:
     display: str  # the label with whose each named thing is
     marks: str  # "o12 s40 pbob": object, stack item and player tokens for highlighting
+    # Options with the same `alike` are interchangeable ("play Plains #1", "#2"): the same
+    # action on cards of one name in the viewer's hand that nothing tells apart; "" otherwise.
+    alike: str = ""
 
 
 def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[str, Owned]:
@@ -45,8 +49,21 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
                 continue
             marks = " ".join(mark for mark, _, _ in named)
             display = o.label if d.kind == "priority" else _display(g, o, named, me, names)
-            out[o.id] = Owned(display, marks)
+            alike = _alike(o, named[0][2], me) if d.kind == "priority" and len(named) == 1 else ""
+            out[o.id] = Owned(display, marks, alike)
     return out
+
+
+def _alike(o: Option, thing: Any, me: str) -> str:
+    """What an action on a card in the viewer's own hand is, whichever copy it takes: its kind
+    and ability with the card's id left out ("act::1"), and its label without the number that
+    tells copies apart. A revealed card is known to the opponent, so it is one of a kind; a
+    card anywhere else (the battlefield, exile) may differ from its namesakes."""
+    if getattr(thing, "zone", None) != "hand" or thing.owner != me or thing.revealed:
+        return ""
+    kind, _, rest = o.id.partition(":")
+    ability = rest.partition(":")[2]
+    return f"{kind}:{ability}:{_NUMBERED.sub('', o.label)}"
 
 
 def _named(g: GameState, o: Option) -> list[tuple[str, str, Any]]:

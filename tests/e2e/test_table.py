@@ -1,7 +1,7 @@
 """The table as two players use it, in Debian's Chromium: how many clicks a quiet turn costs,
 blocks made by clicking and drawn for both players, the attacker dividing damage, the automatic
-payment keeping what the hand needs, honest choices, the keyboard, and a new prompt taking the
-focus. Desktop (1280x800) and phone (390x844) viewports."""
+payment keeping what the hand needs, honest choices, the keyboard (a dungeon and a room too), and
+a new prompt taking the focus. Desktop (1280x800) and phone (390x844) viewports."""
 
 from __future__ import annotations
 
@@ -233,6 +233,31 @@ def test_focus_moves_to_a_new_prompt_and_the_keyboard_answers_it(new_page, live_
     expect(bob.locator("#prompt label.check:has(input:checked)")).to_contain_text(
         "your Dungeon Crawler blocks alice's Veteran Dungeoneer"
     )
+
+
+def test_number_keys_choose_a_dungeon_and_a_room_on_its_map(new_page, live_server_url):
+    alice, bob = table(new_page, live_server_url, "varis_fork.yaml")
+    marker = bob.locator("#maps .map-slot[data-player=alice] .room.current")
+    alice.locator("#hand .card[data-name='Keen-Eared Sentry'] button").click()
+    # Each dungeon of the choice shows its key, as the prompt's buttons do.
+    dungeons = alice.locator("#dungeon-choice .map-button[data-key]")
+    expect(dungeons).to_have_count(3)
+    lost_mine = alice.locator("#dungeon-choice .map-button[data-dungeon='Lost Mine of Phandelver']")
+    key = lost_mine.get_attribute("data-key")
+    expect(lost_mine.locator("kbd.key")).to_have_text(key)
+    alice.keyboard.press(key)
+    expect(marker).to_have_attribute("data-room", "Cave Entrance")
+    expect(prompt_kind(alice)).to_have_attribute("data-kind", "scry")
+    alice.keyboard.press("Space")
+    # The Dungeon Map ventures again: a fork, each reachable room with its key on the map.
+    alice.locator("#prompt button[data-option='activate Dungeon Map: {3}, {T}']").click()
+    rooms = alice.locator("#prompt .room.choice[data-key]")
+    expect(rooms).to_have_count(2)
+    tunnels = alice.locator("#prompt .room.choice[data-room='Mine Tunnels']")
+    key = tunnels.get_attribute("data-key")
+    expect(tunnels.locator("kbd.key")).to_be_visible()
+    alice.keyboard.press(key)
+    expect(marker).to_have_attribute("data-room", "Mine Tunnels")
 
 
 def test_sources_can_be_tapped_by_hand_before_casting(new_page, live_server_url):

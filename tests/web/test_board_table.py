@@ -1,11 +1,13 @@
 """What the board's view-model and fragments say at the table: whose each option's object is,
 no option styled as the recommended one, the top bar before the first turn, summoning sickness
-only where it matters, the phase strip's stops, the pass button's destination and the whole log
-(tests/e2e/test_table.py drives the same in a browser)."""
+only where it matters, the phase strip's stops, the pass button's destination, the whole log and
+identical cards in the hand as one choice (tests/e2e/test_table.py drives the same in a
+browser)."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -15,6 +17,7 @@ from game.engine.bot import random_answer
 from .helpers import (
     answer,
     make_player,
+    option_id,
     pending,
     position_text,
     seat_name,
@@ -232,3 +235,42 @@ def test_the_keys_follow_the_panel_plays_first_then_abilities_never_pass_or_mana
     assert all(o.key == "" for o in (*prompt.pass_options, *prompt.mana_options))
     html = render(game, alice, "prompt")
     assert 'data-key="1"' in html and 'data-key=" "' in html  # 1: the first play; Space: pass
+
+
+def test_identical_cards_in_hand_are_one_choice_on_the_panel_and_a_button_each(client, players):
+    alice, bob = players
+    text = position_text("varis_fork.yaml").replace(
+        "hand: [Keen-Eared Sentry, Gloom Stalker]",
+        "hand: [Plains, Keen-Eared Sentry, Plains, Plains, Keen-Eared Sentry]",
+    )
+    game = start_from_text(alice, bob, text)
+    prompt = view(game, alice).prompt
+    # The engine still tells the copies apart (scenario files answer "play Plains #2")...
+    labels = [o.label for o in prompt.options]
+    assert {"play Plains #1", "play Plains #2", "play Plains #3"} <= set(labels)
+    # ...the panel shows one button for each real choice, the first copy's id answering it.
+    panel = [(o.display, o.key) for o in prompt.play_options]
+    assert panel == [("play Plains", "1"), ("cast Keen-Eared Sentry", "2")]
+    plains = prompt.play_options[0]
+    assert plains.id == option_id(game, "play Plains #1")
+    assert len(plains.marks.split()) == 3  # hovering it lights every copy in the hand
+    # Each card in the hand keeps its own button, answering for that card.
+    hand = view(game, alice).bottom.hand
+    buttons = [(c.name, o.id, o.display) for c in hand for o in c.actions]
+    assert sorted(b for _, _, b in buttons) == ["cast Keen-Eared Sentry"] * 2 + ["play Plains"] * 3
+    assert len({i for _, i, _ in buttons}) == 5
+
+    client.force_login(alice.user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    shown = re.findall(r'<button type="submit" class="btn "[^>]*>([^<]*)<kbd', page)
+    assert shown == ["play Plains ", "cast Keen-Eared Sentry ", "activate Dungeon Map: {3}, {T} "]
+    form = re.search(r'<form class="option-form"(?:(?!</form>).)*>play Plains <kbd', page, re.S)
+    fields = dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', form.group(0)))
+    response = client.post(f"/g/{game.code}/act/", fields)
+    assert response.status_code == 302
+    game.refresh_from_db()
+    with services.reading(game) as engine:
+        me = seat_name(game, alice)
+        assert [o.name for o in engine.state.player(me).hand].count("Plains") == 2
+        lands = [o.name for o in engine.state.controlled(me)]
+        assert lands.count("Plains") == 3  # the two it had, and the one played
