@@ -63,7 +63,7 @@ def _alike(o: Option, thing: Any, me: str) -> str:
         return ""
     kind, _, rest = o.id.partition(":")
     ability = rest.partition(":")[2]
-    return f"{kind}:{ability}:{_NUMBERED.sub('', o.label)}"
+    return f"{kind}:{ability}:{_NUMBER.sub('', o.label)}"
 
 
 def _named(g: GameState, o: Option) -> list[tuple[str, str, Any]]:
