@@ -501,11 +501,12 @@ def my_profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def try_dungeon(request: HttpRequest, card_id: int) -> HttpResponse:
-    """A practice game about to venture into dungeon `card_id`, for a designer (staff who may
-    see dungeon cards); the dungeon as saved now, named as a game would name it."""
+    """A practice game about to venture into dungeon `card_id`, for a designer (whom the admin
+    lets into the dungeon editor); the dungeon as saved now, named as a game would name it."""
+    from dungeons.access import may_edit_dungeons
     from dungeons.models import DungeonCard
 
-    if not (request.user.is_staff and request.user.has_perm("dungeons.view_dungeoncard")):
+    if not may_edit_dungeons(request):
         return HttpResponseForbidden("Only dungeon designers can try a dungeon.")
     card = get_object_or_404(DungeonCard, pk=card_id)
     player = current_player(request)

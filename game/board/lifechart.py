@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 40, 90, 16, 30  # margins: the axis labels, the players' names
+LEFT, TOP, BOTTOM = 40, 16, 30  # margins: the axis labels
+# The right margin holds each line's label, the player's name and final life at 12 px bold: wide
+# enough for the longest at a generous average character width (the font is the browser's), at
+# least MIN_RIGHT. A name longer than NAME_CHARS is shortened there; the dots' tooltips, the
+# chart's description and the summary below it have it whole.
+MIN_RIGHT, LABEL_GAP, CHAR_WIDTH, NAME_CHARS = 60, 12, 8.2, 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +23,7 @@ class Line:
     dots: tuple[tuple[float, float, int, int], ...]  # (x, y, turn, life) per turn
     end: tuple[float, float]
     final: int
+    label: str  # at the line's end: "Ann 14"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +51,10 @@ def life_chart(
     current_turn: int | None = None,
 ) -> LifeChart:
     """`life[i][j]`: player i's life after turn `turns[j]` (turn 0: the start)."""
-    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+    shown = [names.get(p, p) for p in players]
+    labels = [f"{short_name(name)} {row[-1]}" for name, row in zip(shown, life, strict=True)]
+    margin = max(MIN_RIGHT, round(LABEL_GAP + CHAR_WIDTH * max(map(len, labels))))
+    right, bottom = WIDTH - margin, HEIGHT - BOTTOM
     values = [v for row in life for v in row]
     low = min(0, *values)
     high = max(20, *values)
@@ -58,16 +67,17 @@ def life_chart(
         return round(bottom - (bottom - TOP) * (v - low) / (high - low), 1)
 
     lines = []
-    for i, player in enumerate(players):
+    for i in range(len(players)):
         dots = tuple((x(j), y(v), turns[j], v) for j, v in enumerate(life[i]))
         lines.append(
             Line(
-                player=names.get(player, player),
+                player=shown[i],
                 css=f"p{i}",
                 points=" ".join(f"{dx},{dy}" for dx, dy, _, _ in dots),
                 dots=dots,
                 end=(dots[-1][0], dots[-1][1]),
                 final=life[i][-1],
+                label=labels[i],
             )
         )
     step = max(1, len(turns) // 12)  # at most a dozen turn labels
@@ -87,3 +97,8 @@ def life_chart(
     return LifeChart(
         WIDTH, HEIGHT, tuple(lines), x_ticks, y_ticks, (LEFT, TOP, right, bottom), marker
     )
+
+
+def short_name(name: str) -> str:
+    """`name`, cut to NAME_CHARS characters with an ellipsis if it is longer."""
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1].rstrip() + "…"

@@ -59,8 +59,13 @@
     if (button) { button.textContent = "Play"; button.setAttribute("aria-pressed", "false"); }
   }
 
+  // The list of turns comes open (one click to a turn); a phone folds it under "Turns", where
+  // it would fill the screen (the same width as replay.css's phone layout).
+  const phone = window.matchMedia("(max-width: 600px)");
+
   let scrubWait = null;
   function setUp(root) {
+    if (phone.matches) root.querySelector(".replay-turns").open = false;
     const button = root.querySelector("#replay-play");
     button.hidden = false;
     root.querySelector(".replay-speed").hidden = false;
@@ -80,7 +85,7 @@
     const link = e.target.closest("a[data-step]");
     if (!link || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
-    if (link.closest("details")) link.closest("details").open = false;
+    if (link.closest("details") && phone.matches) link.closest("details").open = false;
     go(link.href, true);
   });
 

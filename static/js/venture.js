@@ -329,7 +329,7 @@
       layer = document.createElementNS(SVG, "svg");
       layer.id = "pairings";
       layer.setAttribute("aria-hidden", "true");
-      layer.style.cssText = "position:absolute;left:0;top:0;pointer-events:none;z-index:5;overflow:visible";
+      layer.style.cssText = "position:absolute;left:0;top:0;pointer-events:none;overflow:visible";
       document.body.appendChild(layer);
     }
     layer.setAttribute("width", document.documentElement.scrollWidth);

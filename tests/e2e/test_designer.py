@@ -2,18 +2,17 @@
 five-room dungeon with a fork in the editor at 1280x800, watches the map preview follow the
 unsaved form, sees every problem of an invalid version at once, saves, presses "Try it",
 ventures into the dungeon and takes the fork on the map (issue "A dungeon designer a game
-designer can use")."""
+designer can use"), then goes back to the editor by the site's header, where an official map three
+rooms wide fits the preview."""
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
-from django.apps import apps as django_apps
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from dungeons.models import DungeonCard
+from tests.web.helpers import designers_group
 
 from .helpers import DESKTOP, add_effect_step, add_room, open_dungeon_editor, pick_exits
 
@@ -33,21 +32,11 @@ ROOMS = [
     ("Vault", "Scry 2.", [], ("scry", {"amount": "2"})),
 ]
 PREVIEW = "#dungeon-preview-body"
-GROUP = "Dungeon designers"
-GROUP_MIGRATION = "dungeons.migrations.0004_dungeon_designers_group"
 
 
 def no_sideways_scroll(page) -> None:  # noqa: ANN001
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways: {width[0]} px in {width[1]} px"
-
-
-def designers_group() -> Group:
-    """The group its data migration makes (again, if an earlier transactional test's flush
-    emptied the tables: a flush doesn't rerun data migrations)."""
-    if not Group.objects.filter(name=GROUP).exists():
-        importlib.import_module(GROUP_MIGRATION).create_group(django_apps, None)
-    return Group.objects.get(name=GROUP)
 
 
 def log_in_as_designer(page, base: str) -> None:  # noqa: ANN001
@@ -124,3 +113,13 @@ def test_a_designer_builds_a_dungeon_tries_it_and_takes_the_fork(new_page, live_
     expect(page.locator(f"{mine} .room.current")).to_have_attribute("data-room", "Right Tunnel")
     expect(page.locator("#log")).to_contain_text("Right Tunnel")
     no_sideways_scroll(page)
+    # the site's header leads a designer back to the editor
+    page.click("#dungeon-editor-link")
+    expect(page.locator("#result_list")).to_contain_text("Goblin Warren")
+
+    # a map three rooms wide fits the preview's panel too, nothing cut off on the right
+    undercity = DungeonCard.objects.get(name="Undercity")
+    page.goto(f"{base}/admin/dungeons/dungeoncard/{undercity.pk}/change/")
+    preview = page.locator(f"{PREVIEW} .dungeon-preview")
+    expect(preview.locator(".room[data-room='Arena']")).to_be_visible()
+    assert preview.evaluate("e => e.scrollWidth <= e.clientWidth")

@@ -50,6 +50,13 @@ def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as)
         prompt = box(page, "#prompt")
         assert abs(prompt["y"] + prompt["height"] - PHONE["height"]) <= 1, (y, prompt)
         assert prompt["height"] <= PHONE["height"] * 0.45
+    # Its buttons in view (not those folded under "Mana abilities") are a finger's size: at
+    # least 44 px tall.
+    heights = page.eval_on_selector_all(
+        "#prompt .btn",
+        "bs => bs.filter(b => b.checkVisibility()).map(b => b.getBoundingClientRect().height)",
+    )
+    assert heights and min(heights) >= 44, heights
     # The hand: a strip that scrolls sideways, its top within one screen's swipe of the top.
     page.evaluate("window.scrollTo(0, 0)")
     hand = box(page, "#hand .hand")

@@ -109,8 +109,12 @@ def walk_through(browser, base: str, shape: dict, pages: list, touch: bool):
     expect_at(page, event)
     expect(page.locator(".replay-log li.now").first).to_be_visible()
 
-    # Jump to the start of turn 6 from the list of turns.
-    press_or_tap(page, ".replay-turns summary", touch)
+    # Jump to the start of turn 6 from the list of turns: in view on a desktop (one click),
+    # folded under "Turns" on a phone.
+    if touch:
+        press_or_tap(page, ".replay-turns summary", touch)
+    else:
+        expect(page.locator(".replay-turns a").first).to_be_visible()
     turn6 = next(k for t, k, _ in tl.turn_starts() if t == 6)
     press_or_tap(page, '.replay-turns a[data-turn="6"]', touch)
     expect_at(page, turn6)
@@ -188,6 +192,12 @@ def play_on_from_a_point(
 
 def test_a_finished_games_replay_on_a_desktop(browser, live_server_url, pages):
     game, engine, alice, tl, page = walk_through(browser, live_server_url, DESKTOP, pages, False)
+    # The bar of controls stays at the top as the table scrolls under it: it hides what passes
+    # beneath (an opaque background).
+    bar = page.locator(".replay-bar")
+    assert bar.evaluate("e => getComputedStyle(e).position") == "sticky"
+    background = bar.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert background.startswith("rgb("), background  # not rgba(…): see-through
     # The keyboard: ← → one answer, Home and End.
     page.locator("body").click(position={"x": 5, "y": 5})
     here = at(page)
@@ -217,4 +227,6 @@ def test_a_finished_games_replay_on_a_phone_with_touch(browser, live_server_url,
     # Nothing is wider than the screen but the table's own scrolling parts.
     width = page.evaluate("document.querySelector('.replay-bar').scrollWidth")
     assert width <= 390
+    # The controls leave most of the first screen to the game: under a third of its height.
+    assert page.locator(".replay-bar").bounding_box()["height"] <= helpers.PHONE["height"] / 3
     play_on_from_a_point(browser, live_server_url, PHONE, pages, game, alice, tl, True, "easy")

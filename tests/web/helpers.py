@@ -1,11 +1,15 @@
-"""Builders shared by the web tests: players, started games, positions from scenario files."""
+"""Builders shared by the web tests: players, the dungeon designers' group, started games,
+positions from scenario files."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from unittest import mock
 
+from django.apps import apps as django_apps
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 
 from game import services
 from game.decks import BLACK_RED, GREEN_WHITE_VARIS
@@ -13,6 +17,7 @@ from game.models import Game, Player
 from game.services import lifecycle
 
 POSITIONS = Path(__file__).resolve().parent / "positions"
+DESIGNERS_MIGRATION = "dungeons.migrations.0004_dungeon_designers_group"
 
 
 def make_player(name: str, *, guest: bool = False) -> Player:
@@ -23,6 +28,15 @@ def make_player(name: str, *, guest: bool = False) -> Player:
         user.set_password("correct horse battery staple")
     user.save()
     return Player.objects.create(user=user, display_name=name, is_guest=guest)
+
+
+def designers_group() -> Group:
+    """The "Dungeon designers" group its data migration makes (again, if an earlier
+    transactional test's flush emptied the tables: a flush doesn't rerun data migrations)."""
+    migration = importlib.import_module(DESIGNERS_MIGRATION)
+    if not Group.objects.filter(name=migration.GROUP).exists():
+        migration.create_group(django_apps, None)
+    return Group.objects.get(name=migration.GROUP)
 
 
 def start_game(host: Player, guest: Player, *, seed: int | None = None) -> Game:

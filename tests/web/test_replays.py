@@ -446,3 +446,15 @@ def test_the_life_chart_puts_each_turn_and_life_where_the_axes_say():
     assert chart.marker == first.dots[13][0]
     labels = [t.label for t in chart.x_ticks]
     assert labels[0] == "0" and labels[-1] == "26" and len(labels) <= 14
+
+
+def test_the_life_charts_names_have_room_beside_it_and_a_long_one_is_shortened():
+    from game.board.lifechart import life_chart
+
+    names = {"a": "Computer (Medium)", "b": "Bartholomew the Unhurried Wanderer"}
+    chart = life_chart(("a", "b"), names, (0, 1), ((20, 18), (20, 20)))
+    labels = [line.label for line in chart.lines]
+    assert labels == ["Computer (Medium) 18", "Bartholomew the Unh… 20"]
+    assert chart.lines[1].player == names["b"]  # whole in the tooltips and the description
+    # the label starts 8 px after the line's end (replay.html); 7.7 px a character at 12 px bold
+    assert all(chart.plot[2] + 8 + 7.7 * len(label) <= chart.width for label in labels)
