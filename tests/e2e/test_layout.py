@@ -146,15 +146,19 @@ def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
 def test_tapped_permanents_stay_upright_and_names_are_whole(open_as, phone):
     alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url(), phone=phone)
-    tapped = page.locator("#me .perm.tapped[data-name='Cloister Gargoyle']")
-    expect(tapped).to_be_visible()
-    matrix = tapped.evaluate("e => getComputedStyle(e).transform")
+    tapped = "#me .perm.tapped[data-name='Cloister Gargoyle']"
+    expect(page.locator(tapped)).to_be_visible()
+    # Each read finds its element and reads it in one go (as `box`): a fragment swapped in
+    # between a locator's find and its read would leave a detached element's empty style.
+    matrix = page.evaluate("s => getComputedStyle(document.querySelector(s)).transform", tapped)
     # upright: no rotation (a translation at most)
     assert matrix == "none" or matrix.startswith("matrix(1, 0, 0, 1,"), matrix
     for name in ("Varis, Silverymoon Ranger", "Nadaar, Selfless Paladin", "Acererak the Archlich"):
-        label = page.locator(f".perm[data-name='{name}'] .perm-name")
-        clipped = label.evaluate(
-            "e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1"
+        clipped = page.evaluate(
+            """s => { const e = document.querySelector(s);
+                      return e.scrollHeight > e.clientHeight + 1
+                          || e.scrollWidth > e.clientWidth + 1; }""",
+            f".perm[data-name='{name}'] .perm-name",
         )
         assert not clipped, name
 
