@@ -10,7 +10,9 @@ built are tuples once it is made.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from game.engine.stops import THEIR_TRIGGERS
 
 if TYPE_CHECKING:
     from dungeons.maplayout import DungeonMap
@@ -175,6 +177,12 @@ class SeatView:
     stops: frozenset[str]  # where the pace feature stops the player ("mine:end", engine/stops.py)
     rematch_offered: bool = False  # once the game is over: this seat offers a rematch
     computer: str = ""  # the computer's level ("Easy"), "" for a person
+    trigger_stop: ClassVar[str] = THEIR_TRIGGERS  # the stop key of the pace bar's toggle
+
+    @property
+    def stops_on_triggers(self) -> bool:
+        """The pace feature stops the player on the opponent's triggered abilities."""
+        return THEIR_TRIGGERS in self.stops
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,13 +135,19 @@ class StackItem:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def triggered(self) -> bool:
+        """A triggered ability, a room's too (CR 309.4c): every trigger is put on the stack with
+        the event that triggered it; an activated ability never has one."""
+        return self.kind == "ability" and "event" in self.extra
+
+    @property
     def ability_kind(self) -> str:
         """ "triggered ability", "room ability" or "ability"; "" for a spell."""
         if self.kind == "spell":
             return ""
         if self.dungeon_name:
             return "room ability"
-        return "triggered ability" if "event" in self.extra else "ability"
+        return "triggered ability" if self.triggered else "ability"
 
     @property
     def label(self) -> str:

@@ -9,12 +9,13 @@ Never on what the hand holds.
 
 A player is stopped at a *stop point* when they have the *means* to do something there:
 
-- stop points: a spell or ability the opponent controls on top of the stack; the opponent's
-  attack, once attackers are declared; and, with an empty stack, each step the player turned on
-  (a stop key `mine:<step>` for their own turn, `theirs:<step>` for the opponent's;
-  `DEFAULT_STOPS` until they change it). The player's own spell or ability on top of the stack
-  is never a stop point: it resolves unless the opponent responds (their own triggers with
-  nothing to choose resolve without asking).
+- stop points: a spell or activated ability the opponent controls on top of the stack; their
+  triggered ability (a room's too) only if the player turned that on (`THEIR_TRIGGERS`); the
+  opponent's attack, once attackers are declared; and, with an empty stack, each step the
+  player turned on (a stop key `mine:<step>` for their own turn, `theirs:<step>` for the
+  opponent's; `DEFAULT_STOPS` until they change it). The player's own spell or ability on top
+  of the stack is never a stop point: it resolves unless the opponent responds (their own
+  triggers with nothing to choose resolve without asking).
 - means: a permanent or a card in a public zone offering something besides mana; or, holding
   cards, mana to spend (an untapped source, mana in the pool: every card of the pool costs at
   least one mana, `cheapest_from_hand`), or a land still to play in their own main phase.
@@ -60,7 +61,15 @@ DEFAULT_STOPS = frozenset(
         "theirs:declare_blockers",
     }
 )
-ALL_STOP_KEYS = frozenset(f"{side}:{step}" for side in SIDES for step in STOP_STEPS)
+# The opponent's triggered abilities (room abilities included), whoever's turn it is. Off by
+# default: a dungeon player's turn is a string of room abilities, and stopping on each of them
+# (four to eleven presses a turn in a playtest) buries what an Arena or MTGO player expects to
+# be asked about, what the opponent chooses to do: their spells and activated abilities, which
+# still stop you, as their attack does. A player who wants to answer triggers turns it on.
+THEIR_TRIGGERS = "theirs:triggers"
+ALL_STOP_KEYS = frozenset(f"{side}:{step}" for side in SIDES for step in STOP_STEPS) | {
+    THEIR_TRIGGERS
+}
 
 
 def stop_key_problem(key: object) -> str | None:
@@ -69,7 +78,8 @@ def stop_key_problem(key: object) -> str | None:
         return None
     shown = repr(key)[:40]
     return (
-        f"{shown} is not a stop: a stop is mine:<step> or theirs:<step>, the step one of "
+        f"{shown} is not a stop: a stop is {THEIR_TRIGGERS}, or mine:<step> or theirs:<step>, "
+        + "the step one of "
         + ", ".join(STOP_STEPS)
         + "."
     )
@@ -132,6 +142,8 @@ def stop_point(g: GameState, player: str, stops: frozenset[str]) -> str | None:
         top = g.stack[-1]
         if top.controller == player:
             return None  # your own spell or ability resolves unless the opponent responds
+        if top.triggered and THEIR_TRIGGERS not in stops:
+            return None
         return f"on {top.label}"
     if g.active != player and g.step == "declare_attackers" and _attacking(g):
         return "on the attack"

@@ -131,6 +131,8 @@ def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
     expect(zoom.locator(".zoom-name")).to_have_text("Cloister Gargoyle")
     page.keyboard.press("Escape")
     # The stack: a spell as its card, an ability in its own words (not its source's cost or P/T).
+    # Bob stops on alice's triggers, so Varis's waits on the stack for him.
+    off_the_loop(services.set_stop, game.pk, bob, "theirs:triggers", True, action_id="t-1")
     page.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
     trigger = page.locator("#stack .stack-item.ability").first
     trigger.click()

@@ -190,6 +190,9 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
 def test_the_automatic_payment_keeps_the_colours_of_a_card_in_hand(new_page, live_server_url):
     alice, bob = table(new_page, live_server_url, "ward_payment.yaml")
     expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
+    # Alice turns on the stop on her opponent's triggers (off by default), to answer the ward.
+    alice.locator("#stop-triggers").click()
+    expect(alice.locator("#stop-triggers")).to_have_attribute("aria-pressed", "true")
     varis = cast_power_word_kill(alice)
     # The target says whose it is; nothing is styled as the recommended choice.
     expect(varis).to_be_visible()

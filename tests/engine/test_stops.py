@@ -17,6 +17,7 @@ from game.engine.state import GameState
 from game.engine.stops import (
     ALL_STOP_KEYS,
     DEFAULT_STOPS,
+    THEIR_TRIGGERS,
     cheapest_from_hand,
     destination,
     passed_because,
@@ -58,8 +59,15 @@ def _priority_moments(seed: int) -> Iterator[tuple[Engine, str]]:
             game.answer(d.player, [] if d.multi else d.options[0].id)
 
 
-# Stop settings a player may have: the defaults, every step, none, and only the opponent's end.
-STOP_SETS = [DEFAULT_STOPS, ALL_STOP_KEYS, frozenset(), frozenset({"theirs:end"})]
+# Stop settings a player may have: the defaults, the defaults and the opponent's triggers, every
+# stop, none, and only the opponent's end.
+STOP_SETS = [
+    DEFAULT_STOPS,
+    DEFAULT_STOPS | {THEIR_TRIGGERS},
+    ALL_STOP_KEYS,
+    frozenset(),
+    frozenset({"theirs:end"}),
+]
 
 
 def _pace_seen(g: GameState, player: str) -> list[tuple[bool, str | None, str]]:
@@ -74,12 +82,15 @@ def _pace_seen(g: GameState, player: str) -> list[tuple[bool, str | None, str]]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_stop_decision_is_the_same_whatever_the_hand_holds(seed):
-    checked = leaky_differs = 0
+    checked = leaky_differs = their_triggers = 0
     for game, player in _priority_moments(seed):
         g = game.state
         p = g.player(player)
         if not p.hand or len(p.library) < len(p.hand):
             continue
+        their_triggers += (
+            bool(g.stack) and g.stack[-1].triggered and g.stack[-1].controller != player
+        )
         original = _pace_seen(g, player)
         could_act = _could_act(g, player)
         for k in (0, max(0, len(p.library) - len(p.hand))):
@@ -91,6 +102,7 @@ def test_the_stop_decision_is_the_same_whatever_the_hand_holds(seed):
                 _swap_hand_with_library(g, player, k)
         checked += 1
     assert checked > 50
+    assert their_triggers > 0  # moments the stop on the opponent's triggers decides
     # The samples can tell: stopping only when the player could act (the rule this replaces)
     # does change with the hand in these same moments.
     assert leaky_differs > 0
@@ -290,10 +302,106 @@ def test_the_pass_button_names_where_passing_goes():
     assert destination(game.state, "bob", {"theirs:end"}) == "To end step"
 
 
+def _bob_on_top_of_the_stack(bob_battlefield: list[str]) -> Engine:
+    """Alice, with Varis, casts Keen-Eared Sentry and passes: bob holds priority with Varis's
+    triggered ability (alice's) on top of the stack."""
+    game = position(
+        {
+            "alice": {
+                "hand": ["Keen-Eared Sentry"],
+                "battlefield": ["Varis, Silverymoon Ranger", "Plains", "Plains"],
+            },
+            "bob": {"hand": ["Power Word Kill"], "battlefield": bob_battlefield},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    cast = next(o.id for o in game.pending.options if o.label == "cast Keen-Eared Sentry")
+    game.answer("alice", cast)
+    game.answer("alice", "pass")
+    d = game.pending
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert game.state.stack[-1].ability_kind == "triggered ability"
+    return game
+
+
+def test_the_opponents_triggered_ability_stops_you_only_if_you_turned_that_on():
+    game = _bob_on_top_of_the_stack(["Swamp", "Swamp"])  # cards in hand, mana to spend
+    g, d = game.state, game.pending
+    assert not stops_at(g, d, DEFAULT_STOPS)  # off by default
+    assert passed_because(g, d, DEFAULT_STOPS) is None  # not a stop point: nothing to explain
+    assert stops_at(g, d, DEFAULT_STOPS | {THEIR_TRIGGERS})
+    assert stops_at(g, d, {THEIR_TRIGGERS})  # the setting alone, no step turned on
+    label = "Varis, Silverymoon Ranger's triggered ability"
+    assert destination(g, "bob", DEFAULT_STOPS | {THEIR_TRIGGERS}) == f"Resolve {label}"
+    # Turned on, without mana to spend, he is passed for and the log says why.
+    game = _bob_on_top_of_the_stack([])
+    g, d = game.state, game.pending
+    assert not stops_at(g, d, {THEIR_TRIGGERS})
+    assert passed_because(g, d, {THEIR_TRIGGERS}) == (
+        f"bob's priority is passed on {label}: no untapped mana source (every card costs mana)"
+    )
+
+
+def test_a_room_ability_is_a_triggered_ability_for_the_stop():
+    game = _bob_on_top_of_the_stack(["Swamp", "Swamp"])
+    game.answer("bob", "pass")  # Varis's trigger resolves: alice ventures
+    d = game.pending
+    assert (d.player, d.kind) == ("alice", "choose_dungeon")
+    game.answer("alice", next(o.id for o in d.options if "Mad Mage" in o.label))
+    while (d := game.pending).player == "alice":
+        game.answer("alice", "pass")
+    top = game.state.stack[-1]
+    assert top.ability_kind == "room ability" and top.controller == "alice"  # CR 309.4c
+    assert not stops_at(game.state, d, DEFAULT_STOPS)
+    assert stops_at(game.state, d, DEFAULT_STOPS | {THEIR_TRIGGERS})
+
+
+def test_the_opponents_activated_ability_and_a_trigger_on_your_own_turn():
+    # An activated ability still stops you by default (the Dungeon Map's, alice's).
+    game = position(
+        {
+            "alice": {"battlefield": ["Dungeon Map", "Plains", "Plains", "Plains"]},
+            "bob": {"hand": ["Power Word Kill"], "battlefield": ["Swamp", "Swamp"]},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    activate = next(
+        o.id for o in game.pending.options if o.label == "activate Dungeon Map: {3}, {T}"
+    )
+    game.answer("alice", activate)
+    game.answer("alice", "pass")
+    d = game.pending
+    assert (d.player, d.kind) == ("bob", "priority")
+    assert game.state.stack[-1].ability_kind == "ability"
+    assert stops_at(game.state, d, DEFAULT_STOPS)
+    # The opponent's trigger on your own turn (Varis's ward, bob's, on alice's spell) is the
+    # same setting: it is about whose ability it is, not whose turn.
+    game = position(
+        {
+            "alice": {"hand": ["Power Word Kill", "Rally Maneuver"], "battlefield": ["Swamp"] * 4},
+            "bob": {"battlefield": ["Varis, Silverymoon Ranger"]},
+        },
+        {"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    game.answer(
+        "alice", next(o.id for o in game.pending.options if o.label == "cast Power Word Kill")
+    )
+    game.answer("alice", next(o.id for o in game.pending.options if "Varis" in o.label))
+    while (d := game.pending).player == "bob":
+        game.answer("bob", "pass")
+    assert (d.player, d.kind) == ("alice", "priority")
+    assert game.state.stack[-1].controller == "bob" and game.state.stack[-1].triggered
+    assert not stops_at(game.state, d, DEFAULT_STOPS)
+    assert stops_at(game.state, d, DEFAULT_STOPS | {THEIR_TRIGGERS})
+
+
 def test_stop_keys_are_checked_and_stored_settings_read_back():
     assert stop_key_problem("theirs:end") is None
+    assert stop_key_problem(THEIR_TRIGGERS) is None
+    assert "is not a stop" in stop_key_problem("mine:triggers")
     for bad in ("theirs:untap", "ours:end", "end", 3, None, "mine:cleanup"):
         assert "is not a stop" in stop_key_problem(bad)
     assert stops_from(None) == DEFAULT_STOPS  # never changed: the defaults
     assert stops_from([]) == frozenset()  # turned everything off
     assert stops_from(["theirs:end", "gone:step"]) == {"theirs:end"}
+    assert THEIR_TRIGGERS not in stops_from(None)  # the opponent's triggers: off by default

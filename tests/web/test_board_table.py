@@ -56,7 +56,9 @@ def test_a_target_says_whose_it_is_and_no_choice_is_styled_as_recommended(player
     html = render(game, alice, "prompt")
     assert "Bob&#39;s Varis, Silverymoon Ranger" in html
     assert "btn primary" not in html
-    # The pass button is the one way on, styled so and named for where it goes.
+    # The pass button is the one way on, styled so and named for where it goes: with her stop on
+    # the opponent's triggers turned on, alice is asked about Varis's ward trigger.
+    services.set_stop(game.pk, alice, "theirs:triggers", True, action_id="s-1")
     game = answer(game, alice, "Varis, Silverymoon Ranger")
     html = render(game, alice, "prompt")
     assert html.count("btn primary") == 1
@@ -108,6 +110,20 @@ def test_the_phase_strip_is_the_viewers_stops_for_the_turn_being_played(players)
     steps = {s.key: s for s in view(game, alice).turn.steps}
     assert steps["end"].stop and not steps["upkeep"].stop
     assert view(game, alice).pass_text == "To main 2"
+
+
+def test_the_pace_bar_toggles_the_viewers_stop_on_the_opponents_triggers(players):
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("instant_in_hand.yaml"))
+    off = render(game, alice, "pace")
+    assert 'name="stop" value="theirs:triggers"' in off  # off by default: the button turns it on
+    assert 'name="stop_on" value="on"' in off and 'id="stop-triggers" aria-pressed="false"' in off
+    assert 'id="stop-triggers"' not in render(game, None, "pace")  # a spectator has no stops
+    services.set_stop(game.pk, alice, "theirs:triggers", True, action_id="s-1")
+    on = render(game, alice, "pace")
+    assert 'name="stop_on" value="off"' in on and 'id="stop-triggers" aria-pressed="true"' in on
+    assert "Stop on their triggers: on" in on
+    assert 'id="stop-triggers" aria-pressed="false"' in render(game, bob, "pace")  # alice's own
 
 
 def test_the_whole_log_is_in_the_page_the_older_lines_in_a_fragment_of_their_own(players):

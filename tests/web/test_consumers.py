@@ -412,6 +412,13 @@ async def test_a_stop_is_turned_on_and_off_by_a_socket_message_and_a_bad_one_is_
     await a.send(action="pace", stop="theirs:end", stop_on="maybe", version=str(game.version))
     assert "stop_on is on or off" in await a.drain()
     assert "theirs:end" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
+    # The stop on the opponent's triggers (the pace bar's toggle) goes the same way.
+    await a.send(action="pace", stop="theirs:triggers", stop_on="on", version=str(game.version))
+    await a.drain()
+    assert "theirs:triggers" in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
+    await a.send(action="pace", stop="theirs:triggers", stop_on="off", version=str(game.version))
+    await a.drain()
+    assert "theirs:triggers" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
     await a.close()
 
 

@@ -9,6 +9,7 @@ from channels.layers import get_channel_layer
 from dungeons.models import DungeonCard, Room
 from game import services
 from game.engine.game import replay
+from game.engine.stops import DEFAULT_STOPS, THEIR_TRIGGERS
 from game.models import CompletedDungeon, Game, GameAction, Seat
 
 from .helpers import (
@@ -108,6 +109,8 @@ def test_a_bad_scenario_is_refused_with_its_line_number():
 
 
 def test_an_answer_is_applied_logged_and_replayable(alice, bob):
+    bob.stops = sorted(DEFAULT_STOPS | {THEIR_TRIGGERS})  # Varis's trigger is a stop for him
+    bob.save(update_fields=["stops"])
     game = start_position(alice, bob, "varis_fork.yaml")
     answer(game, alice, "cast Keen-Eared Sentry")
 
@@ -204,21 +207,51 @@ def test_default_pace_passes_for_a_player_without_mana_to_spend(alice, bob):
     assert any(a.seat.engine_name == "bob" for a in auto)
 
 
-def test_default_pace_stops_a_player_with_cards_and_mana_whatever_the_cards(alice, bob):
+def start_with_a_swamp_for_bob(alice, bob):
     text = position_text("varis_fork.yaml").replace(
         "    library: [Shortcut Seeker,", "    battlefield: [Swamp]\n    library: [Shortcut Seeker,"
     )
-    game = start_from_text(alice, bob, text, "bob_has_a_swamp.yaml")
+    return start_from_text(alice, bob, text, "bob_has_a_swamp.yaml")
+
+
+def test_default_pace_stops_a_player_with_cards_and_mana_whatever_the_cards(alice, bob):
+    game = start_with_a_swamp_for_bob(alice, bob)
     game = answer(game, alice, "cast Keen-Eared Sentry")
+    # Varis's trigger and the room's ability are alice's triggered abilities: not a stop for bob
+    # by default (THEIR_TRIGGERS), so they resolve without asking him.
+    assert (pending(game).player, pending(game).kind) == ("alice", "choose_dungeon")
+    game = answer(game, alice, "Dungeon of the Mad Mage")
     # One Swamp casts none of bob's cards, but he holds cards and has mana: he is asked about
     # alice's spell all the same (stopping only when he could act would tell alice so).
     d = pending(game)
     assert (d.player, d.kind) == ("bob", "priority")
     assert [o.label for o in d.options if o.data != "mana"] == ["pass"]
-    # Alice's own priority with her spell on top was passed for her.
+    with services.reading(game) as engine:
+        assert [s.label for s in engine.state.stack] == ["Keen-Eared Sentry"]
+    # Alice's own priorities with her spell or triggers on top were passed for her.
     auto = list(game.actions.filter(auto=True).select_related("seat"))
-    assert auto and {a.seat.engine_name for a in auto} == {"alice"}
+    assert "alice" in {a.seat.engine_name for a in auto}
     game = passes(game, bob)
+    assert pending(game).player == "alice"
+
+
+def test_the_stop_on_the_opponents_triggers_is_the_players_setting_and_applies_at_once(alice, bob):
+    game = start_with_a_swamp_for_bob(alice, bob)
+    assert THEIR_TRIGGERS not in services.stops_of(game.seats.get(player=bob))
+    services.set_stop(game.pk, bob, THEIR_TRIGGERS, True, action_id="t-1")
+    bob.refresh_from_db()
+    assert set(bob.stops) == DEFAULT_STOPS | {THEIR_TRIGGERS}  # the other defaults kept
+    game = answer(game, alice, "cast Keen-Eared Sentry")
+    # Varis's trigger (alice's) on top: bob, with cards and mana, is asked, and the pass button
+    # says what passing does.
+    d = pending(game)
+    assert (d.player, d.kind) == ("bob", "priority")
+    seat = game.seats.select_related("player").get(player=bob)
+    with services.reading(game) as engine:
+        where = services.pass_destination(engine, seat)
+    assert where == "Resolve Varis, Silverymoon Ranger's triggered ability"
+    # Turned off while he is asked there: passing goes on at once.
+    services.set_stop(game.pk, bob, THEIR_TRIGGERS, False, action_id="t-2")
     assert (pending(game).player, pending(game).kind) == ("alice", "choose_dungeon")
 
 
