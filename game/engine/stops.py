@@ -67,6 +67,10 @@ DEFAULT_STOPS = frozenset(
 # be asked about, what the opponent chooses to do: their spells and activated abilities, which
 # still stop you, as their attack does. A player who wants to answer triggers turns it on.
 THEIR_TRIGGERS = "theirs:triggers"
+# The computer clicks nothing, so a stop costs it no more than a person's wait for its answer;
+# it stops at the other player's end step too, where Medium and Hard cast their flash creatures
+# and instants (docs/ai.md). Like a person's, its stops read public information only.
+COMPUTER_STOPS = DEFAULT_STOPS | {"theirs:end"}
 ALL_STOP_KEYS = frozenset(f"{side}:{step}" for side in SIDES for step in STOP_STEPS) | {
     THEIR_TRIGGERS
 }

@@ -12,7 +12,14 @@ from __future__ import annotations
 import logging
 
 from game.engine.game import Engine
-from game.engine.stops import ALL_STOP_KEYS, destination, passed_because, stops_at, stops_from
+from game.engine.stops import (
+    ALL_STOP_KEYS,
+    COMPUTER_STOPS,
+    destination,
+    passed_because,
+    stops_at,
+    stops_from,
+)
 from game.models import Seat
 
 log = logging.getLogger(__name__)
@@ -22,7 +29,10 @@ EXPLAINED = "explained"  # GameAction.note of an automatic pass the log explains
 
 
 def stops_of(seat: Seat) -> frozenset[str]:
-    """The steps where the seat's player is stopped (their stored settings, or the defaults)."""
+    """The steps where the seat's player is stopped (their stored settings, or the defaults;
+    the computer's own set)."""
+    if seat.player.is_computer:
+        return COMPUTER_STOPS
     return stops_from(seat.player.stops)
 
 

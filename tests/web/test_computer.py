@@ -299,3 +299,37 @@ def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_u
             started = time.monotonic()
             assert asyncio.run(computer.play_turn(1, think)) is True
         assert least <= answered[-1] - started <= most
+
+
+END_STEP_POSITION = """
+name: The computer may act at the end of Alice's turn
+players: [alice, bob]
+turn: {number: 4, active: alice, step: postcombat_main}
+setup:
+  alice:
+    library: [Plains, Plains]
+    battlefield: [Plains]
+  bob:
+    hand: [Magic Missile]
+    library: [Swamp, Swamp]
+    battlefield: [Mountain, Mountain, Mountain]
+"""
+
+
+def _after_alices_main_2(alice: Player, opponent: Player) -> tuple[str, str, int]:
+    """Who is asked first, in which step and turn, in END_STEP_POSITION against `opponent`
+    (Alice has nothing to do in her main 2: it passes for her)."""
+    start = services.check_scenario(END_STEP_POSITION, "end.yaml")
+    game = services.create_game(alice, scenario=start)
+    game = services.join_game(game.pk, opponent)
+    d = pending(game)
+    with services.reading(game) as engine:
+        return d.player, engine.state.step, engine.state.turn
+
+
+def test_the_computer_is_asked_at_the_other_players_end_step(alice, bob):
+    """Medium and Hard cast flash creatures and instants at the other player's end step
+    (docs/ai.md), so the computer stops there; a person is not stopped there by default."""
+    computer = services.computer_player("medium")
+    assert _after_alices_main_2(alice, computer) == ("Computer (Medium)", "end", 4)
+    assert _after_alices_main_2(alice, bob) == ("bob", "precombat_main", 5)
