@@ -16,11 +16,11 @@ it was thought at and a fixed action id, so a turn taken twice is applied once.
   processes take them, each one at a time (`ComputerConsumer`), thinking in a thread of their
   own. Any number of workers share the work.
 
-Either way every server process keeps watch (`keep_watch`), started by the first request or
-socket it serves (`start`): it first hands out every decision the computer has pending (a
-restart resumes its turn), then every few seconds each one handed out more than
-VENTURE_COMPUTER_TIMEOUT_SECONDS ago and still not answered (a worker killed mid-thought),
-claimed by one server only (`services.overdue_turns`).
+Either way every server process keeps watch (`keep_watch`), started as Daphne's reactor starts
+running (game/asgi.py) or else by the first request or socket it serves (`start`): it first
+hands out every decision the computer has pending (a restart resumes its turn), then every few
+seconds each one handed out more than VENTURE_COMPUTER_TIMEOUT_SECONDS ago and still not
+answered (a worker killed mid-thought), claimed by one server only (`services.overdue_turns`).
 
 Before it answers, the computer waits until VENTURE_COMPUTER_DELAY_SECONDS have passed since its
 decision came up (thinking time included), so a person can follow the game.
@@ -172,8 +172,8 @@ async def keep_watch() -> None:
 
 
 def start() -> None:
-    """Start this server process's part, once per event loop (called from the running loop by
-    the first request or socket: Daphne has no start hook)."""
+    """Start this server process's part, once per event loop (called from the running loop: as
+    Daphne's reactor starts, game/asgi.py, or by the first request or socket)."""
     loop = asyncio.get_running_loop()
     if _started.get("loop") is loop:
         return

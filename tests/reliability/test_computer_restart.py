@@ -3,7 +3,7 @@ Daphne process thinking for the computer itself, VENTURE_COMPUTER=server).
 
 The first server holds the computer's answer back for a long delay; it is killed while the
 computer holds its turn. A new server on the same database hands out every pending turn of the
-computer when it starts serving (here: the person's page reconnecting), and the computer answers.
+computer as it starts, before any page connects, and the computer answers.
 """
 
 from __future__ import annotations
@@ -76,6 +76,11 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
         assert not any(alive(pid) for pid in thinkers), "a killed server left its child behind"
 
         (again,) = start_servers(database_url, f"{name}-after", 1, VENTURE_LOG_LEVEL="INFO")
+        # The new server hands the turn out as it starts, before any page connects.
+        deadline = time.monotonic() + 20
+        while "handed out again (this server started)" not in again.log_text():
+            assert time.monotonic() < deadline, "the computer's turn waited for a connection"
+            time.sleep(0.2)
 
         async def resumed() -> None:
             seat = await Seat.player(again, code, alice.cookie_header, "Alice").connect()
@@ -86,7 +91,6 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
             await seat.close()
 
         asyncio.run(resumed())
-        assert "handed out again (this server started)" in again.log_text()
     finally:
         slow.stop()
         if again is not None:
