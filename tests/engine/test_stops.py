@@ -140,19 +140,8 @@ def test_every_card_of_the_pool_costs_mana_so_a_player_without_mana_is_passed_fo
     assert cheapest_from_hand() >= 1  # derived from the card pool: no free spell in it
 
     def bob_on_alices_spell(bob_battlefield: list[str]) -> bool:
-        game = position(
-            {
-                "alice": {"hand": ["Keen-Eared Sentry"], "battlefield": ["Plains", "Plains"]},
-                "bob": {"hand": ["Power Word Kill"], "battlefield": bob_battlefield},
-            },
-            {"number": 3, "active": "alice", "step": "precombat_main"},
-        )
-        cast = next(o.id for o in game.pending.options if o.label == "cast Keen-Eared Sentry")
-        game.answer("alice", cast)
-        game.answer("alice", "pass")
-        d = game.pending
-        assert (d.player, d.kind) == ("bob", "priority")
-        return stops_at(game.state, d)
+        game = _bob_with_priority(["Plains", "Plains"], bob_battlefield)
+        return stops_at(game.state, game.pending)
 
     assert not bob_on_alices_spell([])  # no untapped source, an empty pool: passed for
     assert bob_on_alices_spell(["Swamp"])  # mana to spend (not enough for his card): asked
@@ -302,15 +291,13 @@ def test_the_pass_button_names_where_passing_goes():
     assert destination(game.state, "bob", {"theirs:end"}) == "To end step"
 
 
-def _bob_on_top_of_the_stack(bob_battlefield: list[str]) -> Engine:
-    """Alice, with Varis, casts Keen-Eared Sentry and passes: bob holds priority with Varis's
-    triggered ability (alice's) on top of the stack."""
+def _bob_with_priority(alice_battlefield: list[str], bob_battlefield: list[str]) -> Engine:
+    """Alice casts Keen-Eared Sentry and passes: bob, with Power Word Kill in hand, holds
+    priority with what is on top of the stack (her Sentry, or Varis's trigger if she has
+    Varis)."""
     game = position(
         {
-            "alice": {
-                "hand": ["Keen-Eared Sentry"],
-                "battlefield": ["Varis, Silverymoon Ranger", "Plains", "Plains"],
-            },
+            "alice": {"hand": ["Keen-Eared Sentry"], "battlefield": alice_battlefield},
             "bob": {"hand": ["Power Word Kill"], "battlefield": bob_battlefield},
         },
         {"number": 3, "active": "alice", "step": "precombat_main"},
@@ -320,6 +307,12 @@ def _bob_on_top_of_the_stack(bob_battlefield: list[str]) -> Engine:
     game.answer("alice", "pass")
     d = game.pending
     assert (d.player, d.kind) == ("bob", "priority")
+    return game
+
+
+def _bob_on_top_of_the_stack(bob_battlefield: list[str]) -> Engine:
+    """Bob holds priority with Varis's triggered ability (alice's) on top of the stack."""
+    game = _bob_with_priority(["Varis, Silverymoon Ranger", "Plains", "Plains"], bob_battlefield)
     assert game.state.stack[-1].ability_kind == "triggered ability"
     return game
 
