@@ -5,10 +5,7 @@ also takes the README's picture of a replay with its life chart."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -19,39 +16,21 @@ from tests.web.helpers import make_player
 from tests.web.replay_helpers import played_game
 
 from . import helpers
-from .helpers import off_the_loop, sign_in_as
+from .conftest import photographed_pages
+from .helpers import off_the_loop, save_readme_picture, sign_in_as
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOT = ROOT / "test-artifacts" / "screenshots" / "replay.png"
-README_SCREENSHOT = ROOT / "static" / "img" / "replay.png"
 DESKTOP = {"viewport": helpers.DESKTOP}
 PHONE = {"viewport": helpers.PHONE, "has_touch": True, "is_mobile": True}
 
 
-def open_context(browser, shape: dict, pages: list):
-    context = browser.new_context(**shape)
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    pages.append(page)
-    return page
-
-
 @pytest.fixture
-def pages(request):
-    opened: list = []
-    yield opened
-    failed = (
-        getattr(request.node, "report_call", None) is not None and request.node.report_call.failed
-    )
-    if failed:
-        out = ROOT / "test-artifacts" / "e2e"
-        out.mkdir(parents=True, exist_ok=True)
-        for i, page in enumerate(opened):
-            page.screenshot(path=str(out / f"{request.node.name}-{i}.png"), full_page=True)
-    for page in opened:
-        page.context.close()
+def open_page(request, browser):
+    """open_page(name, **context options): a page of another person's browser; every page
+    opened is photographed if the test fails."""
+    with photographed_pages(request, browser, 8000) as open_page:
+        yield open_page
 
 
 def at(page) -> int:
@@ -84,11 +63,11 @@ def press_or_tap(page, selector: str, touch: bool) -> None:
         page.locator(selector).click()
 
 
-def walk_through(browser, base: str, shape: dict, pages: list, touch: bool):
+def walk_through(open_page, base: str, shape: dict, touch: bool):
     game, engine, alice = finished_game()
     last = len(engine.answers)
     tl = services.timeline(game, None)
-    page = open_context(browser, shape, pages)
+    page = open_page("replay", **shape)
     page.goto(f"{base}/g/{game.code}/replay/")
     expect(page.locator("#replay-point")).to_have_attribute("data-at", str(last))
     expect(page.locator("#replay-play")).to_be_visible()  # the script is running
@@ -145,7 +124,7 @@ def walk_through(browser, base: str, shape: dict, pages: list, touch: bool):
     # A shared link opens the same point for someone else.
     shared = page.locator("#replay-share").get_attribute("href")
     event_text = page.locator("#replay-event").inner_text()
-    other = open_context(browser, shape, pages)
+    other = open_page("shared-link", **shape)
     other.goto(base + shared)
     expect_at(other, stopped)
     expect(other.locator("#replay-event")).to_have_text(event_text)
@@ -155,13 +134,11 @@ def walk_through(browser, base: str, shape: dict, pages: list, touch: bool):
     return game, engine, alice, tl, page
 
 
-def play_on_from_a_point(
-    browser, base: str, shape: dict, pages: list, game, alice, tl, touch, against: str
-):
+def play_on_from_a_point(open_page, base: str, shape: dict, game, alice, tl, touch, against: str):
     """Alice opens a point where the game waits for a decision and starts a new game from it:
     against a friend on her own side (the page waits for them), or against the computer on the
     other side (the game starts at once)."""
-    page = open_context(browser, shape, pages)
+    page = open_page(f"play-on-{against}", **shape)
     sign_in_as(page, base, alice)
     point = tl.nearest_writable(400)
     page.goto(f"{base}/g/{game.code}/replay/?at={point}")
@@ -190,8 +167,8 @@ def play_on_from_a_point(
         assert seats[side] == alice and seats[1 - side].computer_level == against
 
 
-def test_a_finished_games_replay_on_a_desktop(browser, live_server_url, pages):
-    game, engine, alice, tl, page = walk_through(browser, live_server_url, DESKTOP, pages, False)
+def test_a_finished_games_replay_on_a_desktop(open_page, live_server_url):
+    game, engine, alice, tl, page = walk_through(open_page, live_server_url, DESKTOP, False)
     # The bar of controls stays at the top as the table scrolls under it: it hides what passes
     # beneath (an opaque background).
     bar = page.locator(".replay-bar")
@@ -215,18 +192,15 @@ def test_a_finished_games_replay_on_a_desktop(browser, live_server_url, pages):
     middle = next(k for k, f in enumerate(tl.frames) if f.turn >= 20 and any(f.dungeons))
     page.goto(f"{live_server_url}/g/{game.code}/replay/?at={middle + 3}")
     expect(page.locator("#life-chart")).to_be_visible()
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT), full_page=True)
-    if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
-        shutil.copyfile(SCREENSHOT, README_SCREENSHOT)
-    play_on_from_a_point(browser, live_server_url, DESKTOP, pages, game, alice, tl, False, "friend")
+    save_readme_picture(page, "replay.png", full_page=True)
+    play_on_from_a_point(open_page, live_server_url, DESKTOP, game, alice, tl, False, "friend")
 
 
-def test_a_finished_games_replay_on_a_phone_with_touch(browser, live_server_url, pages):
-    game, _, alice, tl, page = walk_through(browser, live_server_url, PHONE, pages, True)
+def test_a_finished_games_replay_on_a_phone_with_touch(open_page, live_server_url):
+    game, _, alice, tl, page = walk_through(open_page, live_server_url, PHONE, True)
     # Nothing is wider than the screen but the table's own scrolling parts.
     width = page.evaluate("document.querySelector('.replay-bar').scrollWidth")
     assert width <= 390
     # The controls leave most of the first screen to the game: under a third of its height.
     assert page.locator(".replay-bar").bounding_box()["height"] <= helpers.PHONE["height"] / 3
-    play_on_from_a_point(browser, live_server_url, PHONE, pages, game, alice, tl, True, "easy")
+    play_on_from_a_point(open_page, live_server_url, PHONE, game, alice, tl, True, "easy")
