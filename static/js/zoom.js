@@ -193,14 +193,16 @@
     if (target) open(target);
   });
 
-  // Keyboard: every card and permanent is a stop of the Tab key (a named group: the buttons
-  // inside it stay buttons); Enter on it, or "i" / "z" on it or on a button inside it, opens it.
+  // Keyboard: every card, permanent, stack item and graveyard or exile card is a stop of the Tab
+  // key (a named group: the buttons inside it stay buttons); Enter on it, or "i" / "z" on it or
+  // on a button inside it, opens it.
   function markFocusable() {
-    document.querySelectorAll(".perm[data-name], #hand .card[data-name]").forEach(function (e) {
+    document.querySelectorAll(ZOOMABLE).forEach(function (e) {
       if (e.hasAttribute("tabindex")) return;
       e.tabIndex = 0;
-      e.setAttribute("role", "group");
-      e.setAttribute("aria-label", e.getAttribute("data-name") + " (Enter: the whole card)");
+      // A list's item keeps its role (a list holds list items only); the others are groups.
+      if (e.tagName !== "LI") e.setAttribute("role", "group");
+      e.setAttribute("aria-label", nameOf(e) + " (Enter: the whole card)");
     });
   }
   document.addEventListener("DOMContentLoaded", markFocusable);

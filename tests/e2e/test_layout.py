@@ -142,6 +142,20 @@ def test_a_click_on_a_permanent_shows_it_whole_with_its_state(open_as):
     page.keyboard.press("Escape")
     page.locator("#stack .stack-item.spell").click()
     expect(zoom.locator(".zoom-pt")).to_have_text("2/1")
+    page.keyboard.press("Escape")
+    # The stack's items and the graveyard's cards are Tab stops too.
+    trigger.focus()
+    expect(trigger).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(zoom.locator(".zoom-type")).to_have_text("Ability")
+    page.keyboard.press("Escape")
+    page.locator("#opponent details.pile").evaluate("d => { d.open = true; }")
+    buried = page.locator("#opponent .pile li", has_text="Fates' Reversal")
+    assert buried.get_attribute("tabindex") == "0"
+    buried.focus()
+    expect(buried).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(zoom.locator(".zoom-name")).to_have_text("Fates' Reversal")
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
