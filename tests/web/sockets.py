@@ -3,6 +3,7 @@ every frame recorded. Shared by test_consumers, test_hostile_input, test_hidden_
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 
@@ -62,6 +63,18 @@ class Socket:
             new.append(await self.comm.receive_from())
         self.frames += new
         return "\n".join(new)
+
+    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        """Frames until one holds `text` (what the server pushes when it is done, however
+        long a busy machine makes it take); returns that frame's batch."""
+        seen = []
+        deadline = asyncio.get_running_loop().time() + timeout
+        while asyncio.get_running_loop().time() < deadline:
+            chunk = await self.drain(0.05)
+            seen.append(chunk)
+            if text in chunk:
+                return chunk
+        raise AssertionError(f"{text!r} never arrived; got {''.join(seen)[-500:]!r}")
 
     async def send(self, **fields) -> None:  # noqa: ANN003
         """Send a form's fields as htmx does; like a rendered form, each carries a fresh action

@@ -5,8 +5,6 @@ time."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from game import services
@@ -16,18 +14,6 @@ from .helpers import make_player, position_text
 from .sockets import connect, db
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-async def wait_for(sock, text: str, timeout: float = 10.0) -> str:
-    """Frames until one holds `text` (the server pushes it; nobody asks)."""
-    seen = []
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        chunk = await sock.drain(0.05)
-        seen.append(chunk)
-        if text in chunk:
-            return chunk
-    raise AssertionError(f"{text!r} never arrived; got {''.join(seen)[-500:]!r}")
 
 
 def clocked(alice, bob, seconds: int) -> Game:
@@ -56,18 +42,18 @@ async def test_the_opponent_sees_a_countdown_then_claims_the_win(settings):
     await b.close()
     # A short absence is not announced; after the grace period the countdown is pushed.
     assert 'class="absence"' not in await a.drain(0.1)
-    notice = await wait_for(a, "data-countdown")
+    notice = await a.wait_for("data-countdown")
     assert "bob is disconnected" in notice and "then you may claim the win" in notice
-    assert "bob is disconnected" in await wait_for(spectator, "data-countdown")
+    assert "bob is disconnected" in await spectator.wait_for("data-countdown")
     # When the countdown ends the server redraws: the claim is offered to alice only.
-    await wait_for(a, 'id="claim-win"')
+    await a.wait_for('id="claim-win"')
     assert 'id="claim-win"' not in await spectator.drain(0.3)
 
     await db(game.refresh_from_db)()
     await a.send(action="claim", version=str(game.version))
-    over = await wait_for(a, "over-headline")
+    over = await a.wait_for("over-headline")
     assert "alice wins" in over and "bob left the game; alice claimed the win" in over
-    assert "bob left the game; alice claimed the win" in await wait_for(spectator, "over-headline")
+    assert "bob left the game; alice claimed the win" in await spectator.wait_for("over-headline")
     await db(game.refresh_from_db)()
     assert (game.status, game.winner) == (Game.FINISHED, "alice")
     await a.close()
@@ -83,9 +69,9 @@ async def test_a_player_who_comes_back_in_time_ends_the_countdown(settings):
     a = await connect(game, alice)
     b = await connect(game, bob)
     await b.close()
-    await wait_for(a, "bob is disconnected")
+    await a.wait_for("bob is disconnected")
     b = await connect(game, bob)
-    back = await wait_for(a, 'seat-presence online" data-seat="bob"')
+    back = await a.wait_for('seat-presence online" data-seat="bob"')
     assert 'class="absence"' not in back
     await db(game.refresh_from_db)()
     await a.send(action="claim", version=str(game.version))
@@ -102,9 +88,9 @@ async def test_a_clock_at_zero_loses_without_anyone_acting():
     b = await connect(game, bob)
     assert 'class="clock running' in a.text and 'data-clock="alice"' in a.text
     # Alice must decide and does nothing: no default choice is made for her; her clock ends it.
-    over = await wait_for(b, "over-headline")
+    over = await b.wait_for("over-headline")
     assert "bob wins" in over and "alice ran out of time" in over
-    assert "alice ran out of time" in await wait_for(a, "over-headline")
+    assert "alice ran out of time" in await a.wait_for("over-headline")
     manual = await db(game.actions.filter(auto=False, note="").count)()
     assert manual == 0
     last = await db(lambda: game.actions.order_by("index").last())()
