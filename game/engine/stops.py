@@ -10,12 +10,12 @@ Never on what the hand holds.
 A player is stopped at a *stop point* when they have the *means* to do something there:
 
 - stop points: a spell or activated ability the opponent controls on top of the stack; their
-  triggered ability (a room's too) only if the player turned that on (`THEIR_TRIGGERS`); the
-  opponent's attack, once attackers are declared; and, with an empty stack, each step the
-  player turned on (a stop key `mine:<step>` for their own turn, `theirs:<step>` for the
-  opponent's; `DEFAULT_STOPS` until they change it). The player's own spell or ability on top
-  of the stack is never a stop point: it resolves unless the opponent responds (their own
-  triggers with nothing to choose resolve without asking).
+  triggered ability (a room's too) if it targets the player or something of theirs, or if the
+  player turned that on (`THEIR_TRIGGERS`); the opponent's attack, once attackers are declared;
+  and, with an empty stack, each step the player turned on (a stop key `mine:<step>` for their
+  own turn, `theirs:<step>` for the opponent's; `DEFAULT_STOPS` until they change it). The
+  player's own spell or ability on top of the stack is never a stop point: it resolves unless
+  the opponent responds (their own triggers with nothing to choose resolve without asking).
 - means: a permanent or a card in a public zone offering something besides mana; or, holding
   cards, mana to spend (an untapped source, mana in the pool: every card of the pool costs at
   least one mana, `cheapest_from_hand`), or a land still to play in their own main phase.
@@ -33,7 +33,7 @@ from .cards import CARDS
 from .casting import LANDS_PER_TURN
 from .combat import can_attack
 from .decisions import Decision
-from .state import MAIN_STEPS, STEPS, GameState
+from .state import MAIN_STEPS, STEPS, GameState, StackItem
 
 # Steps where a player may get priority (CR 502.4: none in untap; 514.3: cleanup only rarely).
 STOP_STEPS = tuple(s for s in STEPS if s not in ("untap", "cleanup"))
@@ -65,7 +65,8 @@ DEFAULT_STOPS = frozenset(
 # default: a dungeon player's turn is a string of room abilities, and stopping on each of them
 # (four to eleven presses a turn in a playtest) buries what an Arena or MTGO player expects to
 # be asked about, what the opponent chooses to do: their spells and activated abilities, which
-# still stop you, as their attack does. A player who wants to answer triggers turns it on.
+# still stop you, as their attack does, and a trigger that targets you or what is yours. A
+# player who wants to answer every trigger turns it on.
 THEIR_TRIGGERS = "theirs:triggers"
 # The computer clicks nothing, so a stop costs it no more than a person's wait for its answer;
 # it stops at the other player's end step too, where Medium and Hard cast their flash creatures
@@ -74,6 +75,25 @@ COMPUTER_STOPS = DEFAULT_STOPS | {"theirs:end"}
 ALL_STOP_KEYS = frozenset(f"{side}:{step}" for side in SIDES for step in STOP_STEPS) | {
     THEIR_TRIGGERS
 }
+
+
+def _aims_at(g: GameState, item: StackItem, player: str) -> bool:
+    """Whether `item` targets `player`, a permanent they control or a spell or ability of
+    theirs: their chance to answer it stays whatever their trigger setting (targets are
+    public, CR 601.2c and 603.3d)."""
+    for refs in item.targets:
+        for kind, value in refs:
+            if kind == "player":
+                controller = value
+            elif kind == "stack":
+                aimed = g.stack_item(value)
+                controller = aimed.controller if aimed is not None else None
+            else:
+                permanent = g.permanent(value)
+                controller = permanent.controller if permanent is not None else None
+            if controller == player:
+                return True
+    return False
 
 
 def stop_key_problem(key: object) -> str | None:
@@ -146,7 +166,7 @@ def stop_point(g: GameState, player: str, stops: frozenset[str]) -> str | None:
         top = g.stack[-1]
         if top.controller == player:
             return None  # your own spell or ability resolves unless the opponent responds
-        if top.triggered and THEIR_TRIGGERS not in stops:
+        if top.triggered and THEIR_TRIGGERS not in stops and not _aims_at(g, top, player):
             return None
         return f"on {top.label}"
     if g.active != player and g.step == "declare_attackers" and _attacking(g):

@@ -349,6 +349,44 @@ def test_a_room_ability_is_a_triggered_ability_for_the_stop():
     assert stops_at(game.state, d, DEFAULT_STOPS | {THEIR_TRIGGERS})
 
 
+def test_a_trigger_aimed_at_you_or_yours_stops_you_whatever_the_setting():
+    # Alice's marker is in Mine Tunnels: her Dungeon Map ventures into Fungi Cavern, whose
+    # ability targets a creature (-4/-0). Bob has mana to spend and a card in hand.
+    def bob_facing_fungi_cavern(target_of_alice: str) -> Engine:
+        game = position(
+            {
+                "alice": {
+                    "battlefield": ["Dungeon Map", "Plains", "Plains", "Plains", "Gloom Stalker"],
+                    "dungeon": {"name": "Lost Mine of Phandelver", "room": "Mine Tunnels"},
+                },
+                "bob": {
+                    "hand": ["Power Word Kill"],
+                    "battlefield": ["Swamp", "Swamp", "Zombie Ogre"],
+                },
+            },
+            {"number": 3, "active": "alice", "step": "precombat_main"},
+        )
+        d = game.pending
+        game.answer("alice", next(o.id for o in d.options if "{3}, {T}" in o.label))
+        game.answer("alice", "pass")
+        game.answer("bob", "pass")  # the Dungeon Map's ability resolves
+        while (d := game.pending).player == "alice":
+            if d.kind == "priority":
+                game.answer("alice", "pass")
+            elif any("Fungi Cavern" in o.label for o in d.options):
+                game.answer("alice", next(o.id for o in d.options if "Fungi Cavern" in o.label))
+            else:
+                game.answer("alice", next(o.id for o in d.options if target_of_alice in o.label))
+        assert game.state.stack[-1].name == "Fungi Cavern" and d.player == "bob"
+        return game
+
+    aimed = bob_facing_fungi_cavern("Zombie Ogre")  # bob's creature
+    assert stops_at(aimed.state, aimed.pending, DEFAULT_STOPS)
+    elsewhere = bob_facing_fungi_cavern("Gloom Stalker")  # alice's own
+    assert not stops_at(elsewhere.state, elsewhere.pending, DEFAULT_STOPS)
+    assert stops_at(elsewhere.state, elsewhere.pending, {THEIR_TRIGGERS})
+
+
 def test_the_opponents_activated_ability_and_a_trigger_on_your_own_turn():
     # An activated ability still stops you by default (the Dungeon Map's, alice's).
     game = position(
