@@ -48,6 +48,7 @@ class Socket:
         url = f"/ws/game/{game.code}/{path}"
         self.comm = WebsocketCommunicator(application, url, headers=headers)
         self.frames: list[str] = []
+        self.sent = False  # a message went out since the last drain: a reply is due
 
     async def connect(self) -> None:
         connected, _ = await self.comm.connect()
@@ -56,9 +57,15 @@ class Socket:
         self.frames.append(await self.comm.receive_from(timeout=10))
         await self.drain()
 
-    async def drain(self, timeout: float = 0.15) -> str:
-        """Everything that arrives until the socket is quiet; returns the new frames joined."""
+    async def drain(self, timeout: float = 0.15, reply_within: float = 3.0) -> str:
+        """Everything that arrives until the socket is quiet; returns the new frames joined.
+        After this socket sent something, the first frame is awaited up to `reply_within`
+        seconds (the server answers every message, an update or a refusal, and a busy machine
+        may take longer than the quiet `timeout` to do it)."""
         new = []
+        if self.sent and not await self.comm.receive_nothing(timeout=reply_within):
+            new.append(await self.comm.receive_from())
+        self.sent = False
         while not await self.comm.receive_nothing(timeout=timeout):
             new.append(await self.comm.receive_from())
         self.frames += new
@@ -86,6 +93,7 @@ class Socket:
 
     async def send_json(self, data: object) -> None:
         await self.comm.send_to(text_data=json.dumps(data))
+        self.sent = True
 
     @property
     def text(self) -> str:
