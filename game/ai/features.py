@@ -182,20 +182,19 @@ def _rooms_done(spec: object, room: str) -> int:
 
 def evaluate(g: GameState, seat: str) -> float:
     """The position's worth to `seat` (positive: ahead). Counts only the other hand's size."""
-    opp = g.opponent(seat)
-    if g.over:
-        if g.winner == seat:
-            return WIN
-        return -WIN if g.winner == opp else 0.0
-    return side_value(g, seat, hand_known=True) - side_value(g, opp, hand_known=False)
+    return _worth(g, seat, own_hand_known=True)
 
 
 def evaluate_symmetric(g: GameState, seat: str) -> float:
     """The same, counting both hands by size only (the search's leaf: in a sampled world the
     other hand's cards are guesses, so neither hand's contents may tip the balance)."""
+    return _worth(g, seat, own_hand_known=False)
+
+
+def _worth(g: GameState, seat: str, *, own_hand_known: bool) -> float:
     opp = g.opponent(seat)
     if g.over:
         if g.winner == seat:
             return WIN
         return -WIN if g.winner == opp else 0.0
-    return side_value(g, seat, hand_known=False) - side_value(g, opp, hand_known=False)
+    return side_value(g, seat, hand_known=own_hand_known) - side_value(g, opp, hand_known=False)
