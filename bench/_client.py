@@ -219,7 +219,7 @@ class Seat:
                 if flash and flash.group(1).strip():
                     self.flashes.append(flash.group(1).strip())
                 self._notify()
-        except Exception:  # noqa: BLE001 - a dropped connection ends the reader either way
+        except Exception:
             pass
         finally:
             self.closed = True
@@ -238,7 +238,7 @@ class Seat:
         if self.also_notify is not None:
             self.also_notify.set()
 
-    async def wait_for(self, check, timeout: float) -> bool:  # noqa: ANN001
+    async def wait_for(self, check, timeout: float) -> bool:
         """Wait until `check()` holds (re-checked on every frame); False on timeout or close."""
         deadline = time.monotonic() + timeout
         while not check():
@@ -290,7 +290,7 @@ async def connect_all(seats: list[Seat], timeout: float = 60) -> str:
     try:
         for s in seats:
             await s.connect(timeout=timeout)
-    except Exception as e:  # noqa: BLE001 - any failure is reported, then retried by the caller
+    except Exception as e:
         return repr(e)
     return ""
 
@@ -336,7 +336,7 @@ class Table:
         self.seats[self.seats.index(old)] = new
         new.also_notify = self.changed
 
-    async def wait(self, check, timeout: float) -> bool:  # noqa: ANN001
+    async def wait(self, check, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while not check():
             left = deadline - time.monotonic()

@@ -53,7 +53,7 @@ def _listening(host: str, port: int) -> bool:
     return False
 
 
-def _wait(check, timeout: float, step: float = 0.1) -> bool:  # noqa: ANN001
+def _wait(check, timeout: float, step: float = 0.1) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():

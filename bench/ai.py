@@ -34,13 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._stats import ms, quantile  # noqa: E402
-from bench.engine import baseline_ops_per_s  # noqa: E402
-from dungeons.official import official_dungeons  # noqa: E402
-from game.ai import LEVELS, decide  # noqa: E402
-from game.decks import STARTER_DECKS  # noqa: E402
-from game.engine.bot import random_answer  # noqa: E402
-from game.engine.game import Engine, GameSetup  # noqa: E402
+from bench._stats import ms, quantile
+from bench.engine import baseline_ops_per_s
+from dungeons.official import official_dungeons
+from game.ai import LEVELS, decide
+from game.decks import STARTER_DECKS
+from game.engine.bot import random_answer
+from game.engine.game import Engine, GameSetup
 
 PLAYERS = ("random", *LEVELS)
 # The pairings the targets name, with games enough for each interval to clear one half.

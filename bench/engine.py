@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dungeons.official import official_dungeons  # noqa: E402
-from game.decks import STARTER_DECKS  # noqa: E402
-from game.engine.bot import play_random_game  # noqa: E402
-from game.engine.game import Engine, GameSetup, replay  # noqa: E402
+from dungeons.official import official_dungeons
+from game.decks import STARTER_DECKS
+from game.engine.bot import play_random_game
+from game.engine.game import Engine, GameSetup, replay
 
 
 def baseline_ops_per_s(rounds: int = 20000) -> float:

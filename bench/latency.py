@@ -109,7 +109,7 @@ class Run:
         pace = self.args.pace
         return self.rng.uniform(pace / 2, pace * 3 / 2) if pace > 0 else 0.0
 
-    async def orm(self, fn, *args, **kwargs):  # noqa: ANN001, ANN201
+    async def orm(self, fn, *args, **kwargs):
         async with self.db:
             return await asyncio.to_thread(fn, *args, **kwargs)
 

@@ -132,7 +132,7 @@ def main() -> None:
     print(json.dumps(result))
 
 
-def _game(seed: int):  # noqa: ANN202 - (Game, answers)
+def _game(seed: int):
     """A finished game of exactly ANSWERS answers between two preset decks, in the database as
     the services write one: started by them, its log one row per answer."""
     from django.contrib.auth import get_user_model

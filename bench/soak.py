@@ -107,7 +107,7 @@ class Soak:
         self.connected = 0
         self.all_connected = asyncio.Event()
 
-    async def orm(self, fn, *args, **kwargs):  # noqa: ANN001, ANN201
+    async def orm(self, fn, *args, **kwargs):
         async with self.db:
             return await asyncio.to_thread(fn, *args, **kwargs)
 

@@ -95,7 +95,7 @@ async def flood(url: str, origin: str, sockets: int, rate: float, local: str | N
                 url, origin=origin, compression=None, ping_interval=None, max_size=None, **extra
             )
             first = await ws.recv()
-        except Exception:  # noqa: BLE001 - counted: the server refused or the machine could not
+        except Exception:
             stats["failed"] += first_time
             return False
         if "Too many open game pages" in first:
@@ -121,7 +121,7 @@ async def flood(url: str, origin: str, sockets: int, rate: float, local: str | N
                 await ws.send(message)
                 stats["sent"] += 1
                 await asyncio.sleep(1 / rate)
-        except Exception:  # noqa: BLE001 - the server closed it meanwhile
+        except Exception:
             pass
         finally:
             await ws.close()
@@ -167,7 +167,7 @@ class Bench:
         self.all_connected = asyncio.Event()
         self.watched_code = ""
 
-    async def orm(self, fn, *args, **kwargs):  # noqa: ANN001, ANN201
+    async def orm(self, fn, *args, **kwargs):
         async with self.db:
             return await asyncio.to_thread(fn, *args, **kwargs)
 

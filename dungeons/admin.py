@@ -102,7 +102,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
             return f"Official, edited (games call it “{card.name}{EDITED_SUFFIX}”)"
         return "Official, as printed"
 
-    def get_readonly_fields(self, request: HttpRequest, obj: DungeonCard | None = None):  # noqa: ANN201
+    def get_readonly_fields(self, request: HttpRequest, obj: DungeonCard | None = None):
         # An official card keeps its printed name: its printed version is found by it, and an
         # edited one is named "… (edited)" in games. Duplicate it to make a new dungeon.
         return ["name"] if obj is not None and obj.official else []
@@ -113,7 +113,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
             return False
         return super().has_delete_permission(request, obj)
 
-    def get_deleted_objects(self, objs, request: HttpRequest):  # noqa: ANN001, ANN201
+    def get_deleted_objects(self, objs, request: HttpRequest):
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         official = [o for o in objs if isinstance(o, DungeonCard) and o.official]
         if official:
@@ -123,7 +123,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
             perms_needed = set()
         return deleted, counts, perms_needed, protected
 
-    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:
         if queryset.filter(official=True).exists():
             raise PermissionDenied("Official dungeons can't be deleted.")
         super().delete_queryset(request, queryset)
@@ -133,8 +133,8 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
             raise PermissionDenied("Official dungeons can't be deleted.")
         super().delete_model(request, obj)
 
-    def get_urls(self):  # noqa: ANN201
-        def view(fn, name: str, route: str):  # noqa: ANN001, ANN202
+    def get_urls(self):
+        def view(fn, name: str, route: str):
             return path(route, self.admin_site.admin_view(fn), name=f"dungeons_dungeoncard_{name}")
 
         extra = [
@@ -149,7 +149,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
         return extra + super().get_urls()
 
     # saving -----------------------------------------------------------------------------------
-    def save_related(self, request: HttpRequest, form, formsets, change: bool) -> None:  # noqa: ANN001
+    def save_related(self, request: HttpRequest, form, formsets, change: bool) -> None:
         with transaction.atomic():
             super().save_related(request, form, formsets, change)
             card = form.instance
@@ -169,7 +169,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
                         )
             record_revision(card, author=request.user, note="saved in the editor")
 
-    def render_change_form(self, request: HttpRequest, context, *args, **kwargs):  # noqa: ANN001, ANN201
+    def render_change_form(self, request: HttpRequest, context, *args, **kwargs):
         original = context.get("original")
         if original is not None:
             preview = reverse("admin:dungeons_dungeoncard_preview_change", args=[original.pk])
@@ -224,7 +224,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
         return HttpResponseRedirect(reverse("admin:dungeons_dungeoncard_change", args=[card.pk]))
 
     @admin.action(description="Restore the printed version (official dungeons)")
-    def restore_printed_versions(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def restore_printed_versions(self, request: HttpRequest, queryset) -> None:
         if not self.has_change_permission(request):
             raise PermissionDenied
         for card in queryset:
@@ -298,7 +298,7 @@ class DungeonCardAdmin(nested_admin.NestedModelAdmin):
         return render(request, "admin/dungeons/dungeoncard/import.html", context)
 
     @admin.action(description="Duplicate as custom")
-    def duplicate_as_custom(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def duplicate_as_custom(self, request: HttpRequest, queryset) -> None:
         if not self.has_add_permission(request):
             raise PermissionDenied
         for card in queryset:

@@ -26,4 +26,4 @@ def map_macro() -> Any:  # a jinja2 Macro: (DungeonMap, form data or None) -> Ma
 
 def read_only_map(dungeon_map: DungeonMap) -> Markup:
     """A map without any buttons (its rooms and card carry no option ids)."""
-    return Markup(map_macro()(dungeon_map, None))  # noqa: S704 - the macro's autoescaped output
+    return Markup(map_macro()(dungeon_map, None))

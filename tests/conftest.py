@@ -10,7 +10,7 @@ tests start run with the real settings.
 from __future__ import annotations
 
 
-def pytest_configure(config) -> None:  # noqa: ANN001 - pytest's Config
+def pytest_configure(config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

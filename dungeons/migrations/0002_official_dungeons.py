@@ -10,9 +10,9 @@ from django.db import migrations
 def load(apps, schema_editor):
     from dungeons.official import official_dungeon_dicts
 
-    DungeonCard = apps.get_model("dungeons", "DungeonCard")  # noqa: N806
-    Room = apps.get_model("dungeons", "Room")  # noqa: N806
-    RoomExit = apps.get_model("dungeons", "RoomExit")  # noqa: N806
+    DungeonCard = apps.get_model("dungeons", "DungeonCard")
+    Room = apps.get_model("dungeons", "Room")
+    RoomExit = apps.get_model("dungeons", "RoomExit")
     for data in official_dungeon_dicts():
         card = DungeonCard.objects.create(
             name=data["name"],

@@ -9,10 +9,10 @@ def effects_to_steps(apps, schema_editor):
     """A room's JSON effect list becomes one EffectStep row per step."""
     from dungeons.steps import step_to_fields
 
-    Room = apps.get_model("dungeons", "Room")  # noqa: N806
-    EffectStep = apps.get_model("dungeons", "EffectStep")  # noqa: N806
-    DungeonCard = apps.get_model("dungeons", "DungeonCard")  # noqa: N806
-    DungeonRevision = apps.get_model("dungeons", "DungeonRevision")  # noqa: N806
+    Room = apps.get_model("dungeons", "Room")
+    EffectStep = apps.get_model("dungeons", "EffectStep")
+    DungeonCard = apps.get_model("dungeons", "DungeonCard")
+    DungeonRevision = apps.get_model("dungeons", "DungeonRevision")
     for room in Room.objects.all():
         for i, step in enumerate(room.effect or []):
             EffectStep.objects.create(room=room, position=i, **step_to_fields(step))
@@ -28,7 +28,7 @@ def effects_to_steps(apps, schema_editor):
 def steps_to_effects(apps, schema_editor):
     from dungeons.steps import ALL_PARAMS, fields_to_step
 
-    Room = apps.get_model("dungeons", "Room")  # noqa: N806
+    Room = apps.get_model("dungeons", "Room")
     for room in Room.objects.all():
         room.effect = [
             fields_to_step({"op": s.op, **{k: getattr(s, k) for k in ALL_PARAMS}})

@@ -24,8 +24,8 @@ def create_group(apps, schema_editor):
     app_config = apps.get_app_config("dungeons")
     app_config.models_module = True
     create_permissions(app_config, apps=apps, verbosity=0)
-    Group = apps.get_model("auth", "Group")  # noqa: N806
-    Permission = apps.get_model("auth", "Permission")  # noqa: N806
+    Group = apps.get_model("auth", "Group")
+    Permission = apps.get_model("auth", "Permission")
     group, _ = Group.objects.get_or_create(name=GROUP)
     perms = list(
         Permission.objects.filter(content_type__app_label="dungeons", codename__in=PERMISSIONS)

@@ -15,10 +15,10 @@ register = template.Library()
 
 
 @register.simple_tag
-def dungeon_map_for_card(card) -> SafeString:  # noqa: ANN001
+def dungeon_map_for_card(card) -> SafeString:
     """The map of a saved DungeonCard (the admin preview)."""
     try:
         spec = card.to_spec()
     except DungeonError as e:
         return render_to_string("dungeons/_map_invalid.html", {"problems": e.problems})
-    return mark_safe(read_only_map(layout(spec)))  # noqa: S308 - the macro's autoescaped output
+    return mark_safe(read_only_map(layout(spec)))

@@ -73,7 +73,7 @@ class PriorityRules(Rules):
                 return o.id
         return "pass"
 
-    def _face(self, g: GameState, o: Option):  # noqa: ANN202 - a CardDef or None
+    def _face(self, g: GameState, o: Option):
         kind = o.id.split(":")[0]
         if kind not in ("cast", "castadv", "escape"):
             return None

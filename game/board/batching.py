@@ -153,7 +153,7 @@ def _render_all(game_id: int, batch: _Batch) -> list[tuple[Request, Any]]:
         result: Any
         try:
             result = _spectator_render(game, seats, base_url, any(r.whole for r in pages))
-        except Exception as e:  # noqa: BLE001 - handed to those pages' consumers
+        except Exception as e:
             result = e
         out.extend((request, result) for request in pages)
     return out

@@ -88,7 +88,7 @@ def objects_for(g: GameState, ctx: Ctx, step: Step, key: str = "target") -> list
     return out
 
 
-def token_def(name: str):  # noqa: ANN201 - returns a CardDef
+def token_def(name: str):
     from .cards import TOKENS
 
     return TOKENS[name]

@@ -17,7 +17,7 @@ class PositionError(ValueError):
     pass
 
 
-def _card(name: str, where: str):  # noqa: ANN202
+def _card(name: str, where: str):
     if name not in CARDS:
         raise PositionError(f"{where}: unknown card {name!r}")
     return CARDS[name]

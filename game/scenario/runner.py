@@ -280,7 +280,7 @@ def _same_options(game: Engine, want: list[str], got: list[str]) -> bool:
     return True
 
 
-def _compare_player_field(game, player, pstate, field_name, want, differ) -> None:  # noqa: ANN001
+def _compare_player_field(game, player, pstate, field_name, want, differ) -> None:
     where = f"{player}.{field_name}"
     if field_name in ("hand", "graveyard", "exile", "battlefield"):
         got = (

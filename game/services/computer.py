@@ -200,7 +200,7 @@ def overdue_turns(*, older_than: float, at: datetime | None = None) -> list[int]
     return claimed
 
 
-def _to_move():  # noqa: ANN202 - a queryset of Game
+def _to_move():
     return Game.objects.filter(
         status=Game.ACTIVE,
         seats__engine_name=F("deciding"),

@@ -105,7 +105,7 @@ def test_a_saved_step_shows_its_fields_filled_in(designer):
 
 
 # the live preview ---------------------------------------------------------------------------------
-def _preview(client, dungeon: dict, tweak=None) -> str:  # noqa: ANN001
+def _preview(client, dungeon: dict, tweak=None) -> str:
     data = post_data(dungeon)
     if tweak:
         tweak(data)
@@ -131,7 +131,7 @@ def test_every_problem_at_once_each_once_where_it_belongs(designer):
         {"name": "Attic", "text": "", "leads_to": [], "effect": [{"op": "draw"}]}
     )  # nothing leads to it, and it has no text
 
-    def tweak(data):  # noqa: ANN001
+    def tweak(data):
         data["rooms-1-steps-0-amount"] = "two"  # not a number
         data["rooms-2-steps-0-amount"] = ""  # gain... add counters: fine without
 

@@ -36,7 +36,7 @@ WINDOW = {"width": 1500, "height": 950}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
 
-def _application(**kwargs):  # noqa: ANN003, ANN202
+def _application(**kwargs):
     """The live server's application, forgetting the content types it has looked up before each
     request: a transactional test's flush makes them again under new ids, and the admin's log
     entries (written when a test saves in the admin) must point at the rows that exist now."""
@@ -44,7 +44,7 @@ def _application(**kwargs):  # noqa: ANN003, ANN202
 
     app = make_application(**kwargs)
 
-    async def application(scope, receive, send):  # noqa: ANN001, ANN202
+    async def application(scope, receive, send):
         ContentType.objects.clear_cache()
         await app(scope, receive, send)
 

@@ -44,7 +44,7 @@ def answer_one(page) -> bool:
     return True
 
 
-def _answer(page, mine) -> None:  # noqa: ANN001
+def _answer(page, mine) -> None:
     kind = mine.get_attribute("data-kind", timeout=CLICK_MS)
     if kind == "priority":
         labels = mine.locator("button[data-option]").evaluate_all(

@@ -34,12 +34,12 @@ ROOMS = [
 PREVIEW = "#dungeon-preview-body"
 
 
-def no_sideways_scroll(page) -> None:  # noqa: ANN001
+def no_sideways_scroll(page) -> None:
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways: {width[0]} px in {width[1]} px"
 
 
-def log_in_as_designer(page, base: str) -> None:  # noqa: ANN001
+def log_in_as_designer(page, base: str) -> None:
     user = User.objects.create_user("dana", password="pw", is_staff=True)
     user.groups.add(designers_group())
     open_dungeon_editor(page, base, "dana", "pw")

@@ -67,7 +67,7 @@ def guest(page, base: str, name: str) -> None:
     expect(page.locator(".site-header nav")).to_contain_text(name)
 
 
-def start(pages, base: str, position: str = "varis_fork.yaml"):  # noqa: ANN001, ANN201
+def start(pages, base: str, position: str = "varis_fork.yaml"):
     alice, bob = pages("alice"), pages("bob")
     guest(alice, base, "alice")
     guest(bob, base, "bob")

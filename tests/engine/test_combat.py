@@ -22,7 +22,7 @@ def _to_blocks(setup: dict) -> object:
     return game
 
 
-def _ids(game, *labels: str) -> list[str]:  # noqa: ANN001
+def _ids(game, *labels: str) -> list[str]:
     by_label = {o.label: o.id for o in game.pending.options}
     return [by_label[label] for label in labels]
 

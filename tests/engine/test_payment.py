@@ -16,7 +16,7 @@ def _source(i: int, produces: str, rank: int = 0, amount: int = 1) -> ManaSource
     return ManaSource(i, f"{produces}{i}", produces, amount, rank, 0)
 
 
-def _used(plan) -> list[str]:  # noqa: ANN001
+def _used(plan) -> list[str]:
     return sorted(s.produces for s, _ in plan[1])
 
 
@@ -68,7 +68,7 @@ def test_the_chosen_payment_pays_and_keeps_at_least_as_much_as_the_ordered_plan(
     for color, n in cost.colored:
         assert sum(1 for _, c in best[1] if c == color) >= n
 
-    def castable(plan) -> int:  # noqa: ANN001
+    def castable(plan) -> int:
         used = {s.obj_id for s, _ in plan[1]}
         left = [s for s in sources if s.obj_id not in used]
         return sum(plan_payment(ManaCost(0, c[0].colored), {}, left) is not None for c in hand)

@@ -60,13 +60,13 @@ def test_the_registry_refuses_a_declaration_whose_asks_and_function_disagree():
     with pytest.raises(TypeError, match="asks"):
 
         @op("test_never_registered", asks=("yes_no",), data=False)
-        def _plain(g, ctx, step) -> None:  # noqa: ANN001
+        def _plain(g, ctx, step) -> None:
             return None
 
     with pytest.raises(ValueError, match="declared twice"):
 
         @op("scry", does="again")
-        def _again(g, ctx, step) -> None:  # noqa: ANN001
+        def _again(g, ctx, step) -> None:
             return None
 
     assert "test_never_registered" not in ops.REGISTRY
@@ -154,7 +154,7 @@ def test_a_newly_declared_operation_is_valid_in_a_room_at_once(monkeypatch):
 def _checking(entry: Op, seen: dict[str, set[str]]) -> Op:
     """The entry with its run wrapped: every decision it yields must be of a declared kind."""
 
-    def run(g, ctx, step):  # noqa: ANN001, ANN202
+    def run(g, ctx, step):
         inner = entry.run(g, ctx, step)
         try:
             decision = next(inner)

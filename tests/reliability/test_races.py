@@ -51,11 +51,11 @@ def stored(url: str, code: str) -> dict:
     return {"version": version, "actions": actions, "receipts": receipts}
 
 
-def seat(server, browser: Browser, code: str, name: str) -> Seat:  # noqa: ANN001
+def seat(server, browser: Browser, code: str, name: str) -> Seat:
     return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, browser.cookie_header, name=name)
 
 
-async def race(servers, browsers: dict[str, Browser], code: str, rng: random.Random) -> None:  # noqa: ANN001
+async def race(servers, browsers: dict[str, Browser], code: str, rng: random.Random) -> None:
     tabs = {
         (who, n): await seat(server, browsers[who], code, f"{who}@{n}").connect()
         for who in browsers

@@ -37,7 +37,7 @@ class Process:
 
         replaying = False
 
-        def replay_game(game: Game):  # noqa: ANN202
+        def replay_game(game: Game):
             nonlocal replaying
             self.replays += 1
             replaying = True
@@ -46,7 +46,7 @@ class Process:
             finally:
                 replaying = False
 
-        def apply_logged(engine, player, answer, **kwargs) -> None:  # noqa: ANN001, ANN003
+        def apply_logged(engine, player, answer, **kwargs) -> None:
             if not replaying:
                 self.applied += 1
             real_apply(engine, player, answer, **kwargs)
@@ -142,7 +142,7 @@ def test_a_process_behind_catches_up_from_the_answers_the_message_carried(monkey
     log_reads = []
     real_slice = engines.LOG_SLICE
 
-    def log_slice(*args: int):  # noqa: ANN202
+    def log_slice(*args: int):
         log_reads.append(args)
         return real_slice(*args)
 

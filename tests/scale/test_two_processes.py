@@ -64,11 +64,11 @@ def start_game(first: str, second: str) -> tuple[Browser, Browser, str]:
     return alice, bob, code
 
 
-def seat_on(server, browser: Browser, code: str, name: str) -> Seat:  # noqa: ANN001
+def seat_on(server, browser: Browser, code: str, name: str) -> Seat:
     return Seat(f"{server.ws_base}/ws/game/{code}/", server.base, browser.cookie_header, name=name)
 
 
-async def seated(one, two, alice: Browser, bob: Browser, code: str) -> tuple[Seat, Seat]:  # noqa: ANN001
+async def seated(one, two, alice: Browser, bob: Browser, code: str) -> tuple[Seat, Seat]:
     """Alice's socket on the first process, Bob's on the second, both with their boards."""
     a = await seat_on(one, alice, code, "Alice").connect()
     b = await seat_on(two, bob, code, "Bob").connect()
@@ -110,12 +110,12 @@ async def finish(table: Table) -> None:
     assert await table.wait(lambda: len({s.version for s in table.seats}) == 1, 5), versions
 
 
-def replays(server) -> list[str]:  # noqa: ANN001
+def replays(server) -> list[str]:
     """The games a process rebuilt from their whole log (VENTURE_LOG_LEVEL=INFO and below)."""
     return re.findall(r"game (\d+): replayed \d+ answers", server.log_text())
 
 
-async def fresh_view(server, browser: Browser, code: str) -> dict[str, str]:  # noqa: ANN001
+async def fresh_view(server, browser: Browser, code: str) -> dict[str, str]:
     seat = await seat_on(server, browser, code, "fresh").connect()
     try:
         return seat.view

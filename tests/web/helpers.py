@@ -71,7 +71,7 @@ def start_from_text(host: Player, guest: Player, text: str, name: str = "positio
     return game
 
 
-def pending(game: Game):  # noqa: ANN201 - the engine's Decision
+def pending(game: Game):
     game.refresh_from_db()
     with services.reading(game) as engine:
         return engine.pending

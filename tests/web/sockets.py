@@ -20,11 +20,11 @@ from .helpers import make_player, option_id, pending, start_position
 ORIGIN = (b"origin", b"http://testserver")
 
 
-def db(fn):  # noqa: ANN001, ANN201
+def db(fn):
     return database_sync_to_async(fn)
 
 
-def session_cookie(player) -> bytes:  # noqa: ANN001
+def session_cookie(player) -> bytes:
     client = Client()
     client.force_login(player.user)
     name = settings.SESSION_COOKIE_NAME
@@ -83,7 +83,7 @@ class Socket:
                 return chunk
         raise AssertionError(f"{text!r} never arrived; got {''.join(seen)[-500:]!r}")
 
-    async def send(self, **fields) -> None:  # noqa: ANN003
+    async def send(self, **fields) -> None:
         """Send a form's fields as htmx does; like a rendered form, each carries a fresh action
         id unless the test gives one (or None: none at all)."""
         fields.setdefault("action_id", secrets.token_hex(8))
@@ -103,21 +103,21 @@ class Socket:
         await self.comm.disconnect()
 
 
-async def connect(game: Game, player=None, *, path: str = "") -> Socket:  # noqa: ANN001
+async def connect(game: Game, player=None, *, path: str = "") -> Socket:
     cookie = await db(session_cookie)(player) if player is not None else None
     sock = Socket(game, cookie, path=path)
     await sock.connect()
     return sock
 
 
-async def players_and_game(position: str = "varis_fork.yaml"):  # noqa: ANN201
+async def players_and_game(position: str = "varis_fork.yaml"):
     alice = await db(make_player)("alice")
     bob = await db(make_player)("bob")
     game = await db(start_position)(alice, bob, position)
     return alice, bob, game
 
 
-async def answer(sock: Socket, game: Game, label: str, **extra) -> None:  # noqa: ANN003
+async def answer(sock: Socket, game: Game, label: str, **extra) -> None:
     await db(game.refresh_from_db)()
     oid = await db(option_id)(game, label)
     await sock.send(action="answer", option=oid, version=str(game.version), **extra)

@@ -28,7 +28,7 @@ def _render_side(name, ctx):
 
 def _fresh_piece(macro, item):
     """What board.piece gives, rendered now instead of taken from the memo."""
-    return Markup(str(getattr(board.macros(), macro)(item, None)))  # noqa: S704
+    return Markup(str(getattr(board.macros(), macro)(item, None)))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

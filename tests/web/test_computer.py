@@ -283,10 +283,10 @@ def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_u
         since = timezone.now() - timedelta(seconds=seconds_ago)
         return services.Turn(job=None, game_id=1, version=3, player_id=1, since=since)
 
-    async def think(job) -> str:  # noqa: ANN001
+    async def think(job) -> str:
         return "pass"
 
-    def answer(turn, value) -> bool:  # noqa: ANN001
+    def answer(turn, value) -> bool:
         answered.append(time.monotonic())
         return True
 

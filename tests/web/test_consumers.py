@@ -315,7 +315,7 @@ async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_fo
     calls = []
     real = services.viewers_alive
 
-    def counted(names, games):  # noqa: ANN001, ANN202
+    def counted(names, games):
         calls.append((sorted(names), sorted(games)))
         return real(names, games)
 
@@ -355,7 +355,7 @@ async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_s
     renders = []
     real = batching.render
 
-    async def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    async def counted(*args, **kwargs):
         renders.append(args)
         return await real(*args, **kwargs)
 

@@ -55,7 +55,7 @@ json_values = st.recursive(
 
 
 @st.composite
-def forms(draw) -> dict:  # noqa: ANN001
+def forms(draw) -> dict:
     """Mostly form-shaped dicts: the right field names with values right, wrong or absurd."""
     fields = {}
     fields["action"] = draw(st.sampled_from(ACTIONS) | scalars)

@@ -31,7 +31,7 @@ _VERSION = re.compile(r'id="(?:topbar|board)"[^>]*?data-version="(\d+)"')
 MAX_ANSWERS = 1500  # a whole game ends well before (it is asserted)
 
 
-def fields_for(d, answer) -> dict:  # noqa: ANN001
+def fields_for(d, answer) -> dict:
     """The form fields a page sends for `answer` to decision `d`."""
     if d.ordered:
         return {f"pos:{oid}": str(i) for i, oid in enumerate(answer, 1)}
@@ -40,7 +40,7 @@ def fields_for(d, answer) -> dict:  # noqa: ANN001
     return {"option": answer}
 
 
-def known_to(engine, viewer: str | None) -> set[str]:  # noqa: ANN001
+def known_to(engine, viewer: str | None) -> set[str]:
     """Card names `viewer` may know now, read from the engine's state itself (not from the
     view the pages are made of, which is what is under test)."""
     g = engine.state
@@ -58,7 +58,7 @@ class Viewer:
         self.known: set[str] = set()
         self.checked = 0
 
-    def learn(self, engine) -> None:  # noqa: ANN001
+    def learn(self, engine) -> None:
         self.known |= known_to(engine, self.name)
         d = engine.pending
         if d is not None and d.player == self.name:
@@ -73,7 +73,7 @@ class Viewer:
                 hidden.update(o.name for o in p.hand if not o.revealed)
         return hidden - self.known
 
-    def check(self, engine) -> None:  # noqa: ANN001
+    def check(self, engine) -> None:
         secret = self.secrets(engine)
         patterns = [(n, re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])")) for n in secret]
         for frame in self.sock.frames[self.checked :]:

@@ -53,63 +53,63 @@ async def test_every_kind_of_bad_message_is_refused_with_a_reason_and_changes_no
         (
             json.dumps({"action": "answer", "option": cast, "version": [1], "action_id": "x4"}),
             "which version",
-        ),  # noqa: E501
+        ),
         (
             json.dumps({"action": "answer", "option": cast, "version": True, "action_id": "x5"}),
             "which version",
-        ),  # noqa: E501
+        ),
         (
             json.dumps({"action": "answer", "option": cast, "version": "-1", "action_id": "x6"}),
             "which version",
-        ),  # noqa: E501
+        ),
         (
             json.dumps({"action": "answer", "option": cast, "version": v, "action_id": "a b"}),
             "no valid action id",
-        ),  # noqa: E501
+        ),
         (
             json.dumps({"action": "answer", "option": cast, "version": v, "action_id": 7}),
             "no valid action id",
-        ),  # noqa: E501
+        ),
         (
             json.dumps(
                 {"action": "answer", "option": {"id": cast}, "version": v, "action_id": "x7"}
             ),
             "Options are named",
-        ),  # noqa: E501
+        ),
         (
             json.dumps({"action": "answer", "option": [cast, 3], "version": v, "action_id": "x8"}),
             "Options are named",
-        ),  # noqa: E501
+        ),
         (json.dumps({"action": "answer", "version": v, "action_id": "x9"}), "Choose an option"),
         (
             json.dumps(
                 {"action": "answer", "option": cast, "version": v, "action_id": "y1", "admin": 1}
             ),
             "Unknown field",
-        ),  # noqa: E501
+        ),
         (
             json.dumps({"action": "answer", "pos:a": "x", "version": v, "action_id": "y2"}),
             "position is a number",
-        ),  # noqa: E501
+        ),
         (
             json.dumps(
                 {"action": "pace", "full_control": "maybe", "version": v, "action_id": "y3"}
             ),
             "on or off",
-        ),  # noqa: E501
+        ),
         (
             json.dumps(
                 {"action": "pace", "pass_until": "forever", "version": v, "action_id": "y4"}
             ),
             "Unknown pass mode",
-        ),  # noqa: E501
+        ),
         (json.dumps({"action": "pace", "version": v, "action_id": "y5"}), "names full_control"),
         (
             json.dumps(
                 {"action": "answer", "option": "cast:9999", "version": v, "action_id": "y6"}
             ),
             "is not an option",
-        ),  # noqa: E501
+        ),
         (json.dumps({"action": "claim", "version": v, "action_id": "y7"}), "may still come back"),
         (
             json.dumps(
@@ -147,7 +147,7 @@ async def test_every_kind_of_bad_message_is_refused_with_a_reason_and_changes_no
         (
             json.dumps({"action": "answer", "option": cast, "version": "99", "action_id": "y8"}),
             "newer than the game",
-        ),  # noqa: E501
+        ),
     ]
     for message, expected in cases:
         await a.comm.send_to(text_data=message)

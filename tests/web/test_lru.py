@@ -63,7 +63,7 @@ def test_threads_share_one_memo_within_its_bound() -> None:
                 assert memo.get_or_make(key, lambda k=key: k * 2) == key * 2
                 memo.put(key, key * 2)
                 memo.pop((key + 1) % 120)
-        except BaseException as e:  # noqa: BLE001 - reported below
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]

@@ -106,7 +106,7 @@ def test_concurrent_answers_to_one_decision_apply_exactly_once():
     start = threading.Barrier(len(senders))
     results: list[str] = [""] * len(senders)
 
-    def send(i: int, player, answer, action_id) -> None:  # noqa: ANN001
+    def send(i: int, player, answer, action_id) -> None:
         try:
             start.wait()
             services.submit_answer(game.pk, player, answer, version=v, action_id=action_id)
@@ -261,7 +261,7 @@ def test_a_player_who_left_can_be_claimed_against_after_the_countdown(alice, bob
     connect(a, "ch.alice", clock.now)
     connect(b, "ch.bob", clock.now)
 
-    def claim(player, **kwargs) -> None:  # noqa: ANN001
+    def claim(player, **kwargs) -> None:
         services.claim_win(game.pk, player, at=clock.now, **kwargs)
 
     assert "connected" in refused(claim, alice, code="present")

@@ -18,22 +18,22 @@ from .sockets import db, players_and_game
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
-def _counting_loads():  # noqa: ANN202 - a mock.patch of board.load_board that counts
+def _counting_loads():
     real = board.load_board
     calls = []
 
-    def load(game_id: int):  # noqa: ANN202
+    def load(game_id: int):
         calls.append(game_id)
         return real(game_id)
 
     return mock.patch.object(batching, "load_board", load), calls
 
 
-def _render(game: Game, viewer, **kw):  # noqa: ANN001, ANN003, ANN202
+def _render(game: Game, viewer, **kw):
     return batching.render(game.pk, viewer, whole=True, csrf_token="t", base_url="", **kw)
 
 
-def _watch(game: Game, base_url: str = ""):  # noqa: ANN202
+def _watch(game: Game, base_url: str = ""):
     return batching.render(
         game.pk, None, whole=True, csrf_token=None, base_url=base_url, shared=True
     )
@@ -86,7 +86,7 @@ async def test_one_pages_failure_is_that_pages_alone():
     alice, bob, game = await players_and_game()
     real = board.render_board
 
-    def render_board(game, viewer, **kw):  # noqa: ANN001, ANN003, ANN202
+    def render_board(game, viewer, **kw):
         if viewer == bob or kw.get("base_url") == "https://broken":
             raise RuntimeError("that render failed")
         return real(game, viewer, **kw)

@@ -160,7 +160,7 @@ def test_stepping_never_replays_from_the_start(alice, bob, monkeypatch):
     built = []
     original = Engine.__init__
 
-    def counting(self, setup):  # noqa: ANN001
+    def counting(self, setup):
         built.append(1)
         original(self, setup)
 

@@ -25,7 +25,7 @@ class Command(BaseCommand):
         imp = sub.add_parser("import", help="validate and save a dungeon from a YAML file")
         imp.add_argument("file")
 
-    def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
+    def handle(self, *args, **options) -> None:
         action = options["action"]
         if action == "restore-official":
             for data in official_dungeon_dicts():

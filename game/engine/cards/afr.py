@@ -22,7 +22,7 @@ VENTURE_REMINDER = "(Enter the first room or advance to the next room.)"
 
 
 @op("dungeon_crawler_return", data=False)
-def _return_this_from_graveyard(g, ctx, step) -> None:  # noqa: ANN001
+def _return_this_from_graveyard(g, ctx, step) -> None:
     """Dungeon Crawler: "you may return this card from your graveyard to your hand"."""
     from ..zones import move
 
@@ -35,7 +35,7 @@ def _return_this_from_graveyard(g, ctx, step) -> None:  # noqa: ANN001
 
 
 @op("acererak_return_to_hand", data=False)
-def _acererak_return(g, ctx, step) -> None:  # noqa: ANN001
+def _acererak_return(g, ctx, step) -> None:
     """Acererak: "return Acererak to its owner's hand" (before it ventures)."""
     from ..zones import move
 
@@ -46,7 +46,7 @@ def _acererak_return(g, ctx, step) -> None:  # noqa: ANN001
 
 
 @op("acererak_attack", asks=("unless", "sacrifice"), data=False)
-def _acererak_attack(g, ctx, step) -> Gen:  # noqa: ANN001
+def _acererak_attack(g, ctx, step) -> Gen:
     """For each opponent, create a 2/2 black Zombie unless that player sacrifices a creature."""
     from ..continuous import chars
     from ..decisions import Decision, Option
@@ -83,7 +83,7 @@ def _acererak_attack(g, ctx, step) -> Gen:  # noqa: ANN001
             g.note(f"{ctx.controller} creates a 2/2 black Zombie token")
 
 
-def _worm_reduction(g, player: str) -> int:  # noqa: ANN001
+def _worm_reduction(g, player: str) -> int:
     return 2 if g.creatures_died_this_turn > 0 else 0
 
 

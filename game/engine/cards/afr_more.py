@@ -14,18 +14,18 @@ VENTURE = {"op": "venture"}
 REMINDER = "(Enter the first room or advance to the next room.)"
 
 
-def _precipitous_pt(g, src, obj):  # noqa: ANN001, ANN202
+def _precipitous_pt(g, src, obj):
     """-2/-2, or -5/-5 instead as long as the Aura's controller has completed a dungeon."""
     return (-5, -5) if g.player(src.controller).completed else (-2, -2)
 
 
-def _enchanted_is_red(g, src) -> bool:  # noqa: ANN001
+def _enchanted_is_red(g, src) -> bool:
     host = g.permanent(src.attached_to) if src.attached_to is not None else None
     return host is not None and "R" in host.card.colors
 
 
 @op("ray_of_frost_tap", data=False)
-def _ray_tap(g, ctx, step) -> None:  # noqa: ANN001
+def _ray_tap(g, ctx, step) -> None:
     src = ctx.source(g)
     host = g.permanent(src.attached_to) if src is not None and src.attached_to else None
     if host is not None:
@@ -33,13 +33,13 @@ def _ray_tap(g, ctx, step) -> None:  # noqa: ANN001
         g.note(f"Ray of Frost taps {host.name}")
 
 
-def _ray_red_now(g, player, src=None) -> bool:  # noqa: ANN001
+def _ray_red_now(g, player, src=None) -> bool:
     """Intervening "if enchanted creature is red" (CR 603.4)."""
     return src is not None and src.zone == "battlefield" and _enchanted_is_red(g, src)
 
 
 @op("ellywick_look", asks=("choose_card",), data=False)
-def _ellywick_look(g, ctx, step) -> Gen:  # noqa: ANN001
+def _ellywick_look(g, ctx, step) -> Gen:
     """Look at the top six; you may reveal a creature card and put it into your hand (3 life if
     legendary); the rest go on the bottom in a random order."""
     from ..effects import gain_life
@@ -72,7 +72,7 @@ def _ellywick_look(g, ctx, step) -> Gen:  # noqa: ANN001
     g.note(f"{me} puts {len(rest)} cards on the bottom of their library in a random order")
 
 
-def _emblem_pt(g, src, obj):  # noqa: ANN001, ANN202
+def _emblem_pt(g, src, obj):
     n = len({name for name, _ in g.player(obj.controller).completed})
     return (2 * n, 2 * n)
 
@@ -87,7 +87,7 @@ ELLYWICK_EMBLEM = Static(
 
 
 @op("ellywick_emblem", data=False)
-def _ellywick_emblem(g, ctx, step) -> None:  # noqa: ANN001
+def _ellywick_emblem(g, ctx, step) -> None:
     # The emblem's timestamp is when it is created (CR 613.7d): its abilities apply after an
     # earlier "loses all abilities" (Ray of Frost) and before a later one.
     emblem = ("Ellywick Tumblestrum emblem", ELLYWICK_EMBLEM, g.new_timestamp())
@@ -96,7 +96,7 @@ def _ellywick_emblem(g, ctx, step) -> None:  # noqa: ANN001
 
 
 @op("barrowin_return", asks=("choose_card",), data=False)
-def _barrowin_return(g, ctx, step) -> Gen:  # noqa: ANN001
+def _barrowin_return(g, ctx, step) -> Gen:
     """Return up to one creature card with mana value 3 or less from your graveyard to the
     battlefield if you've completed a dungeon (checked as the ability resolves)."""
     from ..zones import put_onto_battlefield
@@ -122,7 +122,7 @@ def _barrowin_return(g, ctx, step) -> Gen:  # noqa: ANN001
         g.note(f"{new.name} returns to the battlefield")
 
 
-def _plate_reduction(g, obj) -> int:  # noqa: ANN001
+def _plate_reduction(g, obj) -> int:
     """Equip costs {1} less for each other Equipment you control."""
     return sum(
         1
@@ -131,7 +131,7 @@ def _plate_reduction(g, obj) -> int:  # noqa: ANN001
     )
 
 
-def _solar_enters(g, src, ev) -> bool:  # noqa: ANN001
+def _solar_enters(g, src, ev) -> bool:
     o = ev["obj"]
     if o is src:
         return True

@@ -17,7 +17,7 @@ def _enters_take(text: str = TAKE_TEXT) -> Triggered:
 
 
 @op("white_plume_untap", asks=("untap",), data=False)
-def _white_plume_untap(g, ctx, step) -> Gen:  # noqa: ANN001
+def _white_plume_untap(g, ctx, step) -> Gen:
     """Untap a creature you control; if you've completed a dungeon, untap all of them."""
     from ..continuous import chars
 
@@ -35,7 +35,7 @@ def _white_plume_untap(g, ctx, step) -> Gen:  # noqa: ANN001
 
 
 @op("trailblazers_torch_blockers", data=False)
-def _torch_blockers(g, ctx, step) -> None:  # noqa: ANN001
+def _torch_blockers(g, ctx, step) -> None:
     """Whenever equipped creature becomes blocked, it deals 2 damage to each creature blocking
     it (the equipped creature is the source)."""
     from ..continuous import chars
@@ -57,16 +57,16 @@ def _torch_blockers(g, ctx, step) -> None:  # noqa: ANN001
         )
 
 
-def _tome_mana(g, obj):  # noqa: ANN001, ANN202
+def _tome_mana(g, obj):
     return ("C", 2 if g.player(obj.controller).initiative else 1)
 
 
-def _adventurer_mana(g, obj):  # noqa: ANN001, ANN202
+def _adventurer_mana(g, obj):
     return ("G", 6 if g.player(obj.controller).completed else 2)
 
 
 @op("sarevoks_tome_dig", asks=("yes_no", *CASTING), data=False)
-def _tome_dig(g, ctx, step) -> Gen:  # noqa: ANN001
+def _tome_dig(g, ctx, step) -> Gen:
     """Exile cards from the top until a nonland card; you may cast it without paying its mana
     cost."""
     from ..casting import cast_spell, targets_possible
@@ -92,7 +92,7 @@ def _tome_dig(g, ctx, step) -> Gen:  # noqa: ANN001
 
 
 @op("caves_of_chaos_exile", data=False)
-def _caves_exile(g, ctx, step) -> None:  # noqa: ANN001
+def _caves_exile(g, ctx, step) -> None:
     """Exile the top card; you may play it this turn — without paying its mana cost if you had
     completed a dungeon as it was exiled (CLB Release Notes)."""
     from ..zones import move
@@ -112,7 +112,7 @@ def _caves_exile(g, ctx, step) -> None:  # noqa: ANN001
 
 
 @op("rilsa_rael", data=False)
-def _rilsa(g, ctx, step) -> None:  # noqa: ANN001
+def _rilsa(g, ctx, step) -> None:
     from ..effects_permanents import op_modify
 
     op_modify(g, ctx, {"op": "modify", "target": 0, "keywords": ["deathtouch"]})
@@ -125,7 +125,7 @@ def _rilsa(g, ctx, step) -> None:  # noqa: ANN001
 
 
 @op("seasoned_dungeoneer", asks=("yes_no",), data=False)
-def _dungeoneer(g, ctx, step) -> Gen:  # noqa: ANN001
+def _dungeoneer(g, ctx, step) -> Gen:
     from ..effects import objects_for
     from ..effects_permanents import op_explore
     from ..state import ContinuousEffect
@@ -145,7 +145,7 @@ def _dungeoneer(g, ctx, step) -> Gen:  # noqa: ANN001
 
 
 @op("from_the_catacombs", data=False)
-def _catacombs(g, ctx, step) -> None:  # noqa: ANN001
+def _catacombs(g, ctx, step) -> None:
     from ..effects_permanents import op_return_to_battlefield
 
     op_return_to_battlefield(

@@ -22,7 +22,7 @@ class Command(BaseCommand):
         state = sub.add_parser("state", help="play the script and print the final state as JSON")
         state.add_argument("path")
 
-    def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
+    def handle(self, *args, **options) -> None:
         if options["action"] == "state":
             try:
                 state = final_state(options["path"])
