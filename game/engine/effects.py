@@ -14,12 +14,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards.base import Step
+from .carddef import Step
 from .choices import Gen
 from .continuous import chars
 from .ops import REGISTRY, TEXT, data_params, load
 from .state import GameState, Obj, StackItem
 from .targets import Ref, ref_name
+from .tokens import TOKENS
 from .zones import move
 
 
@@ -42,7 +43,12 @@ def run_steps(g: GameState, ctx: Ctx, steps: list[Step]) -> Gen:
     """Run steps in order. An operation that never asks is a plain function: calling it does
     the whole step, and no generator is made for it."""
     for step in steps:
-        entry = REGISTRY[step["op"]]
+        try:
+            entry = REGISTRY[step["op"]]
+        except KeyError:
+            # Modules that declare operations import this one, so importing it cannot load
+            # them: the registry is completed the first time a step names one not yet known.
+            entry = load()[step["op"]]
         if entry.asks:
             yield from entry.run(g, ctx, step)
         else:
@@ -89,8 +95,6 @@ def objects_for(g: GameState, ctx: Ctx, step: Step, key: str = "target") -> list
 
 
 def token_def(name: str):
-    from .cards import TOKENS
-
     return TOKENS[name]
 
 
@@ -186,6 +190,3 @@ class _TextChoices(Mapping[str, tuple[str, ...]]):
 
 
 STEP_CHOICES: Mapping[str, tuple[str, ...]] = _TextChoices()
-
-# Importing the effects loads the whole vocabulary, so that a step of any operation can run.
-load()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ..carddef import CardDef
+from ..tokens import TOKENS
 from . import afr, afr_more, basics, clb
-from .base import CardDef
-from .tokens import TOKENS
 
 CARDS: dict[str, CardDef] = {
     c.name: c for c in [*basics.CARDS, *afr.CARDS, *afr_more.CARDS, *clb.CARDS]
