@@ -21,4 +21,4 @@ def card_named(name: str) -> CardDef:
         raise KeyError(f"unknown card {name!r}") from None
 
 
-__all__ = ["ADVENTURES", "CARDS", "TOKENS", "CardDef", "card_named"]
+__all__ = ["ADVENTURES", "CARDS", "TOKENS", "card_named"]
