@@ -18,6 +18,8 @@ A package whose `__init__` calls `importlib.import_module` at its top loads its 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -196,6 +198,20 @@ def test_the_card_pool_is_above_what_a_card_is():
                 reached.add(module)
                 todo.append(module)
         assert "game.engine.cards" not in reached, name
+
+
+def test_importing_the_engine_loads_every_operation():
+    """Nothing above `ops` may import the declaring modules, so the entry point loads them; a
+    fresh process shows it (in this one, other tests have loaded them already)."""
+    script = (
+        "from game.engine import game, ops\n"
+        "known = set(ops.REGISTRY)\n"
+        "print(sorted(set(ops.load()) - known))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "[]"
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

@@ -17,7 +17,7 @@ from typing import Any
 from .carddef import Step
 from .choices import Gen
 from .continuous import chars
-from .ops import REGISTRY, TEXT, data_params, load
+from .ops import REGISTRY, TEXT, data_params
 from .state import GameState, Obj, StackItem
 from .targets import Ref, ref_name
 from .tokens import TOKENS
@@ -43,12 +43,7 @@ def run_steps(g: GameState, ctx: Ctx, steps: list[Step]) -> Gen:
     """Run steps in order. An operation that never asks is a plain function: calling it does
     the whole step, and no generator is made for it."""
     for step in steps:
-        try:
-            entry = REGISTRY[step["op"]]
-        except KeyError:
-            # Modules that declare operations import this one, so importing it cannot load
-            # them: the registry is completed the first time a step names one not yet known.
-            entry = load()[step["op"]]
+        entry = REGISTRY[step["op"]]
         if entry.asks:
             yield from entry.run(g, ctx, step)
         else:

@@ -18,12 +18,17 @@ from .cards import CARDS, TOKENS
 from .choices import choose_objects
 from .decisions import Decision, IllegalAnswer, Option
 from .dungeon import DungeonSpec
+from .ops import load
 from .position import apply_position
 from .sba import end_game
 from .state import STEPS, DungeonState, GameOver, GameState, Obj
 from .turns import run_turns
 from .view import judge_view, view_for
 from .zones import draw, shuffle
+
+# A game runs whatever operation a card or a room names. The modules that declare operations
+# import the rules (effects, ops), so neither can import them back: the entry point loads them.
+load()
 
 OPENING_HAND = 7
 
