@@ -1,7 +1,7 @@
 """The engine's modules import each other at module top, and never in a circle.
 
-An import written inside a function hides a dependency from the reader and from this graph, and
-is almost always there to dodge a cycle that a module-level import would break on. So every
+An import written inside a function hides a dependency from the reader, and is almost always
+there to dodge a cycle that a module-level import would break on. So every
 `import` in game/engine is a module-level statement, and the modules those statements connect
 form no cycle.
 
@@ -29,7 +29,8 @@ ENGINE = ROOT / "game" / "engine"
 
 # (file, function) pairs allowed to import when called. The effect registry's loader imports
 # every module that declares an operation; those modules import `ops` to declare them, so `ops`
-# cannot import them at its top. It runs when the whole vocabulary is first read, after import.
+# cannot import them at its top. The engine's entry point (`game.py`) calls it as it is imported,
+# and so does any reader of the whole vocabulary.
 CALL_TIME_LOADERS = {("game/engine/ops.py", "load")}
 
 
