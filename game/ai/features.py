@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from game.engine.cards.base import CardDef, Step
+from game.engine.carddef import CardDef, Step
 from game.engine.continuous import chars
 from game.engine.state import GameState, Obj
 

@@ -8,7 +8,7 @@ most of the best path after it, so a choice looks ahead to the bottom of the dun
 
 from __future__ import annotations
 
-from game.engine.cards.base import Step
+from game.engine.carddef import Step
 from game.engine.continuous import chars
 from game.engine.state import GameState
 

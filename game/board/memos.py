@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from django.urls import reverse
 
 from dungeons.maplayout import DungeonMap, layout
+from game.engine.carddef import CardDef
 from game.engine.cards import CARDS, TOKENS
-from game.engine.cards.base import CardDef
 from game.engine.stops import STOP_STEPS
 from game.runtime.lru import LRU
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards.base import Activated, CardDef
+from .carddef import Activated, CardDef
 from .choices import Gen, choose_objects, choose_targets, yes_no
 from .continuous import abilities_can_be_lost, chars
 from .decisions import Decision, Option
@@ -10,7 +10,7 @@ from .effects import Ctx, run_steps
 from .mana import ManaCost, parse_cost
 from .payment import activate_mana_ability, can_pay, can_use_tap_ability, mana_output, pay_mana
 from .state import MAIN_STEPS, GameState, Obj, StackItem
-from .targets import candidates, still_legal
+from .targets import candidates, ref_name, still_legal
 from .triggers import fire
 from .ward import becomes_target
 from .zones import discard, move, put_onto_battlefield, sacrifice
@@ -151,8 +151,6 @@ def cast_spell(
 
 
 def describe(g: GameState, item: StackItem) -> str:
-    from .targets import ref_name
-
     names = [ref_name(g, r) for refs in item.targets for r in refs]
     return f" targeting {', '.join(names)}" if names else ""
 

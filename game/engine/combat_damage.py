@@ -21,6 +21,7 @@ from .choices import Gen
 from .continuous import chars
 from .decisions import Decision, Option
 from .effects import deal_damage
+from .initiative import combat_damage_to_holder
 from .state import Combat, GameState, Obj
 from .triggers import fire
 
@@ -292,6 +293,4 @@ def _deal(g: GameState, events: list[tuple[Obj, Recipient, int]]) -> None:
         if ref[0] == "player":
             hit_players.setdefault(source.controller, set()).add(ref[1])  # type: ignore[arg-type]
             fire(g, "combat_damage_player", source=source, player=ref[1], amount=amount)
-    from .initiative import combat_damage_to_holder
-
     combat_damage_to_holder(g, hit_players)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards.base import CardDef, Static
+from .carddef import CardDef, Static
 from .state import ContinuousEffect, GameState, Obj
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards.base import Step, TargetSpec
+from .carddef import Step, TargetSpec
 from .choices import Gen
 from .decisions import Decision, Option
 from .ops import data_ops, step_problems

@@ -14,12 +14,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards.base import Step
+from .carddef import Step
 from .choices import Gen
 from .continuous import chars
-from .ops import REGISTRY, TEXT, data_params, load
+from .ops import REGISTRY, TEXT, data_params
 from .state import GameState, Obj, StackItem
 from .targets import Ref, ref_name
+from .tokens import TOKENS
 from .zones import move
 
 
@@ -89,8 +90,6 @@ def objects_for(g: GameState, ctx: Ctx, step: Step, key: str = "target") -> list
 
 
 def token_def(name: str):
-    from .cards import TOKENS
-
     return TOKENS[name]
 
 
@@ -186,6 +185,3 @@ class _TextChoices(Mapping[str, tuple[str, ...]]):
 
 
 STEP_CHOICES: Mapping[str, tuple[str, ...]] = _TextChoices()
-
-# Importing the effects loads the whole vocabulary, so that a step of any operation can run.
-load()

@@ -3,13 +3,13 @@ destroying, damage, countering, returning, goad, explore, equip."""
 
 from __future__ import annotations
 
-from .cards import TOKENS
-from .cards.base import KEYWORDS, Step
+from .carddef import KEYWORDS, Step
 from .choices import Gen, yes_no
 from .effects import Ctx, counter, deal_damage, objects_for, targets_of, token_def
 from .effects_players import amount
 from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, op
 from .state import ContinuousEffect, GameState
+from .tokens import TOKENS
 from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
 
 TARGET_PARAM = Param(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from .cards.base import Step
+from .carddef import Step
 from .choices import Gen, choose_objects, yes_no
 from .decisions import Decision, Option
+from .dungeon import venture
 from .effects import Ctx, gain_life, lose_life, players_for, run_steps
+from .initiative import take_initiative
 from .ops import ANY, BOOL, INT, TARGET, TEXT, Param, op
 from .state import GameState
 from .zones import discard, draw, shuffle
@@ -121,15 +123,11 @@ def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
     does="venture into the dungeon (or into Undercity)",
 )
 def op_venture(g: GameState, ctx: Ctx, step: Step) -> Gen:
-    from .dungeon import venture
-
     yield from venture(g, ctx.controller, undercity=step.get("undercity", False))
 
 
 @op("take_initiative", does="you take the initiative (CR 725)")
 def op_take_initiative(g: GameState, ctx: Ctx, step: Step) -> None:
-    from .initiative import take_initiative
-
     take_initiative(g, ctx.controller)
 
 

@@ -18,10 +18,17 @@ from .cards import CARDS, TOKENS
 from .choices import choose_objects
 from .decisions import Decision, IllegalAnswer, Option
 from .dungeon import DungeonSpec
+from .ops import load
+from .position import apply_position
 from .sba import end_game
 from .state import STEPS, DungeonState, GameOver, GameState, Obj
 from .turns import run_turns
+from .view import judge_view, view_for
 from .zones import draw, shuffle
+
+# A game runs whatever operation a card or a room names. The modules that declare operations
+# import the rules (effects, ops), so neither can import them back: the entry point loads them.
+load()
 
 OPENING_HAND = 7
 
@@ -59,8 +66,6 @@ class Engine:
             self._deal(decks)
             self._gen = self._run("untap", resume=False, opening=True)
         elif setup.position is not None:
-            from .position import apply_position
-
             start_step = apply_position(
                 self.state, setup.position, in_mapping_order=setup.position_in_mapping_order
             )
@@ -256,13 +261,9 @@ class Engine:
 
     # views ------------------------------------------------------------------------------------
     def view_for(self, seat: str | None) -> dict[str, Any]:
-        from .view import view_for
-
         return view_for(self, seat)
 
     def state_json(self) -> dict[str, Any]:
-        from .view import judge_view
-
         return judge_view(self)
 
 

@@ -10,7 +10,7 @@ the payment spends first.
 
 from __future__ import annotations
 
-from .cards.base import Activated
+from .carddef import Activated
 from .continuous import chars
 from .mana import ManaCost, ManaSource, best_payment, plan_payment
 from .state import GameState, Obj

@@ -6,7 +6,7 @@ from .casting import activate, can_activate, can_cast, can_escape, can_play_land
 from .choices import Gen
 from .decisions import Decision, Option
 from .state import GameState, Obj
-from .zones import move
+from .zones import move, put_onto_battlefield
 
 
 def _castable_from(g: GameState, player: str) -> list[tuple[Obj, bool]]:
@@ -82,8 +82,6 @@ def take_action(g: GameState, player: str, option_id: str) -> Gen:
         assert obj is not None
         g.player(player).lands_played += 1
         g.note(f"{player} plays {obj.name}", "CR 305.1")
-        from .zones import put_onto_battlefield
-
         if obj.zone == "exile":
             obj.play_until = None
         put_onto_battlefield(g, obj, player)

@@ -3,10 +3,12 @@ before a player receives priority (CR 704.3, 603.3b)."""
 
 from __future__ import annotations
 
-from .choices import Gen, choose_objects, order_items
+from .casting import describe
+from .choices import Gen, choose_objects, choose_targets, order_items
 from .continuous import chars
 from .dungeon import dungeon_sba
 from .state import GameOver, GameState, Obj, StackItem
+from .ward import becomes_target
 from .zones import move
 
 
@@ -182,10 +184,6 @@ def put_triggers_on_stack(g: GameState) -> Gen:
                 },
             )
             g.stack.append(item)
-            from .casting import describe
-            from .choices import choose_targets
-            from .ward import becomes_target
-
             ok = yield from choose_targets(g, item)
             if not ok:
                 g.stack.remove(item)

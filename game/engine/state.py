@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards.base import CardDef, Step, TargetSpec
+from .carddef import CardDef, Step, TargetSpec
 from .rng import make_rng
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards.base import Triggered
+from .carddef import Triggered
+from .continuous import _abilities_lost_cheap
 from .state import GameState, Obj, PendingTrigger
 
 
@@ -57,8 +58,6 @@ MATCHERS: dict[str, tuple[str, Callable[[GameState, Obj, dict], bool]]] = {
 
 
 def _abilities_lost(g: GameState, obj: Obj) -> bool:
-    from .continuous import _abilities_lost_cheap
-
     return obj.zone == "battlefield" and _abilities_lost_cheap(g, obj)
 
 

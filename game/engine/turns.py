@@ -9,8 +9,8 @@ from .combat_damage import combat_damage, has_first_strike_step
 from .continuous import chars, end_effects
 from .initiative import upkeep_trigger
 from .priority import priority_decision, take_action
-from .sba import settle
-from .state import STEPS, GameState
+from .sba import check_sbas, settle
+from .state import STEPS, Combat, GameState
 from .triggers import fire
 from .zones import discard, draw
 
@@ -118,8 +118,6 @@ def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
                 yield from combat_damage(g, first_strike=None)
         fire(g, "step_begin", step=step)
     elif step == "declare_attackers" and g.combat is None:
-        from .state import Combat
-
         g.combat = Combat()
     yield from priority_round(g)
     if step == "end_of_combat":
@@ -162,8 +160,6 @@ def cleanup_step(g: GameState) -> Gen:
         end_effects(g, "end_of_turn")
         g.combat = None
         # CR 514.3a: if SBAs happen or triggers wait, players get priority, then cleanup again.
-        from .sba import check_sbas
-
         acted = yield from check_sbas(g)
         if not acted and not g.pending_triggers:
             return

@@ -4,7 +4,7 @@ may trigger abilities."""
 
 from __future__ import annotations
 
-from .cards.base import CardDef
+from .carddef import CardDef
 from .continuous import chars
 from .state import GameState, Obj
 from .triggers import fire

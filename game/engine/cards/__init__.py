@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ..carddef import CardDef
+from ..tokens import TOKENS
 from . import afr, afr_more, basics, clb
-from .base import CardDef
-from .tokens import TOKENS
 
 CARDS: dict[str, CardDef] = {
     c.name: c for c in [*basics.CARDS, *afr.CARDS, *afr_more.CARDS, *clb.CARDS]
@@ -21,4 +21,4 @@ def card_named(name: str) -> CardDef:
         raise KeyError(f"unknown card {name!r}") from None
 
 
-__all__ = ["ADVENTURES", "CARDS", "TOKENS", "CardDef", "card_named"]
+__all__ = ["ADVENTURES", "CARDS", "TOKENS", "card_named"]

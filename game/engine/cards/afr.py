@@ -6,9 +6,13 @@ made of effect steps; the few rules no step expresses are small hooks below the 
 
 from __future__ import annotations
 
+from ..carddef import Static, TargetSpec, Triggered, activated, card
 from ..choices import Gen, choose_objects
+from ..continuous import chars
+from ..decisions import Decision, Option
+from ..effects import token_def
 from ..ops import op
-from .base import Static, TargetSpec, Triggered, activated, card
+from ..zones import create_token, move, sacrifice
 from .conditions import (
     completed_a_dungeon,
     creature_died_this_turn,
@@ -24,8 +28,6 @@ VENTURE_REMINDER = "(Enter the first room or advance to the next room.)"
 @op("dungeon_crawler_return", data=False)
 def _return_this_from_graveyard(g, ctx, step) -> None:
     """Dungeon Crawler: "you may return this card from your graveyard to your hand"."""
-    from ..zones import move
-
     obj = g.find(ctx.source_id) if ctx.source_id is not None else None
     if obj is None or obj.zone != "graveyard":
         g.note("Dungeon Crawler is no longer in the graveyard, so nothing happens")
@@ -37,8 +39,6 @@ def _return_this_from_graveyard(g, ctx, step) -> None:
 @op("acererak_return_to_hand", data=False)
 def _acererak_return(g, ctx, step) -> None:
     """Acererak: "return Acererak to its owner's hand" (before it ventures)."""
-    from ..zones import move
-
     src = ctx.source(g)
     if src is not None:
         move(g, src, "hand")
@@ -48,11 +48,6 @@ def _acererak_return(g, ctx, step) -> None:
 @op("acererak_attack", asks=("unless", "sacrifice"), data=False)
 def _acererak_attack(g, ctx, step) -> Gen:
     """For each opponent, create a 2/2 black Zombie unless that player sacrifices a creature."""
-    from ..continuous import chars
-    from ..decisions import Decision, Option
-    from ..effects import token_def
-    from ..zones import create_token, sacrifice
-
     for opp in [p for p in g.apnap() if p != ctx.controller]:
         creatures = [o for o in g.controlled(opp) if "Creature" in chars(g, o).types]
         sacrificed = None

@@ -4,10 +4,12 @@ current Oracle wording."""
 
 from __future__ import annotations
 
+from ..carddef import Static, TargetSpec, Triggered, activated, card, loyalty
 from ..choices import Gen, choose_objects
+from ..effects import gain_life
 from ..ops import op
 from ..state import ContinuousEffect
-from .base import Static, TargetSpec, Triggered, activated, card, loyalty
+from ..zones import move, put_onto_battlefield
 from .conditions import completed_a_dungeon, you_completed
 
 VENTURE = {"op": "venture"}
@@ -42,9 +44,6 @@ def _ray_red_now(g, player, src=None) -> bool:
 def _ellywick_look(g, ctx, step) -> Gen:
     """Look at the top six; you may reveal a creature card and put it into your hand (3 life if
     legendary); the rest go on the bottom in a random order."""
-    from ..effects import gain_life
-    from ..zones import move
-
     me = ctx.controller
     p = g.player(me)
     top = p.library[:6]
@@ -99,8 +98,6 @@ def _ellywick_emblem(g, ctx, step) -> None:
 def _barrowin_return(g, ctx, step) -> Gen:
     """Return up to one creature card with mana value 3 or less from your graveyard to the
     battlefield if you've completed a dungeon (checked as the ability resolves)."""
-    from ..zones import put_onto_battlefield
-
     me = ctx.controller
     if not g.player(me).completed:
         g.note(f"{me} hasn't completed a dungeon, so nothing returns")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import CardDef, activated, card
+from ..carddef import CardDef, activated, card
 
 _LANDS = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 

@@ -3,9 +3,15 @@ the cards' current Oracle wording."""
 
 from __future__ import annotations
 
-from ..choices import Gen, choose_objects
+from ..carddef import TargetSpec, Triggered, activated, card
+from ..casting import cast_spell, targets_possible
+from ..choices import Gen, choose_objects, yes_no
+from ..continuous import chars
+from ..effects import deal_damage, objects_for
+from ..effects_permanents import op_explore, op_modify, op_return_to_battlefield
 from ..ops import CASTING, op
-from .base import TargetSpec, Triggered, activated, card
+from ..state import ContinuousEffect
+from ..zones import move
 from .conditions import you_completed, you_have_the_initiative
 
 TAKE = {"op": "take_initiative"}
@@ -19,8 +25,6 @@ def _enters_take(text: str = TAKE_TEXT) -> Triggered:
 @op("white_plume_untap", asks=("untap",), data=False)
 def _white_plume_untap(g, ctx, step) -> Gen:
     """Untap a creature you control; if you've completed a dungeon, untap all of them."""
-    from ..continuous import chars
-
     me = ctx.controller
     mine = [o for o in g.controlled(me) if "Creature" in chars(g, o).types]
     if g.player(me).completed:
@@ -38,9 +42,6 @@ def _white_plume_untap(g, ctx, step) -> Gen:
 def _torch_blockers(g, ctx, step) -> None:
     """Whenever equipped creature becomes blocked, it deals 2 damage to each creature blocking
     it (the equipped creature is the source)."""
-    from ..continuous import chars
-    from ..effects import deal_damage
-
     attacker = g.permanent(ctx.event["obj"].id)
     if attacker is None or g.combat is None:
         return
@@ -69,10 +70,6 @@ def _adventurer_mana(g, obj):
 def _tome_dig(g, ctx, step) -> Gen:
     """Exile cards from the top until a nonland card; you may cast it without paying its mana
     cost."""
-    from ..casting import cast_spell, targets_possible
-    from ..choices import yes_no
-    from ..zones import move
-
     me = ctx.controller
     p = g.player(me)
     found = None
@@ -95,8 +92,6 @@ def _tome_dig(g, ctx, step) -> Gen:
 def _caves_exile(g, ctx, step) -> None:
     """Exile the top card; you may play it this turn — without paying its mana cost if you had
     completed a dungeon as it was exiled (CLB Release Notes)."""
-    from ..zones import move
-
     me = ctx.controller
     p = g.player(me)
     if not p.library:
@@ -113,8 +108,6 @@ def _caves_exile(g, ctx, step) -> None:
 
 @op("rilsa_rael", data=False)
 def _rilsa(g, ctx, step) -> None:
-    from ..effects_permanents import op_modify
-
     op_modify(g, ctx, {"op": "modify", "target": 0, "keywords": ["deathtouch"]})
     if g.player(ctx.controller).completed:
         op_modify(
@@ -126,10 +119,6 @@ def _rilsa(g, ctx, step) -> None:
 
 @op("seasoned_dungeoneer", asks=("yes_no",), data=False)
 def _dungeoneer(g, ctx, step) -> Gen:
-    from ..effects import objects_for
-    from ..effects_permanents import op_explore
-    from ..state import ContinuousEffect
-
     for o in objects_for(g, ctx, {"target": 0}):
         g.effects.append(
             ContinuousEffect(
@@ -146,8 +135,6 @@ def _dungeoneer(g, ctx, step) -> Gen:
 
 @op("from_the_catacombs", data=False)
 def _catacombs(g, ctx, step) -> None:
-    from ..effects_permanents import op_return_to_battlefield
-
     op_return_to_battlefield(
         g,
         ctx,

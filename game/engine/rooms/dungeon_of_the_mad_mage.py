@@ -3,7 +3,8 @@ play them) and Mad Wizard's Lair (draw and reveal, cast one free)."""
 
 from __future__ import annotations
 
-from ..cards.base import Step
+from ..carddef import Step
+from ..casting import cast_spell, targets_possible
 from ..choices import Gen
 from ..decisions import Decision, Option
 from ..effects import Ctx
@@ -54,8 +55,6 @@ def op_exile_top_may_play(g: GameState, ctx: Ctx, step: Step) -> None:
 def op_draw_reveal_cast_free(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Mad Wizard's Lair: draw three cards and reveal them; you may cast one of them without
     paying its mana cost (CR 608.2g: cast while the ability resolves, timing ignored)."""
-    from ..casting import cast_spell, targets_possible
-
     me = ctx.controller
     drawn = draw(g, me, step.get("amount", 3))
     for o in drawn:

@@ -3,7 +3,7 @@ Oubliette (discard and sacrifice one of each type)."""
 
 from __future__ import annotations
 
-from ..cards.base import Step
+from ..carddef import Step
 from ..choices import Gen, choose_objects
 from ..continuous import chars
 from ..decisions import Decision, Option

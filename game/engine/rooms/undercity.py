@@ -3,7 +3,7 @@ Three."""
 
 from __future__ import annotations
 
-from ..cards.base import Step
+from ..carddef import Step
 from ..choices import Gen, choose_objects
 from ..decisions import Decision, Option
 from ..effects import Ctx

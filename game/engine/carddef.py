@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..mana import ManaCost, parse_cost
+from .mana import ManaCost, parse_cost
 
 Step = dict[str, Any]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import CardDef, activated, card
+from .carddef import CardDef, activated, card
 
 
 def _token(name: str, type_line: str, pt: tuple[int, int] | None, colors: str, **kw) -> CardDef:
