@@ -28,7 +28,6 @@ from django.utils.html import format_html
 from .forms import DungeonCardForm, EffectStepForm, ImportForm, RoomForm, RoomFormSet
 from .models import EDITED_SUFFIX, DungeonCard, DungeonRevision, EffectStep, Room, RoomExit
 from .preview import editor_preview
-from .steps import ALL_PARAMS
 from .storage import record_revision, restore_printed, restore_revision, save_dungeon
 
 STEP_PREFIX = re.compile(r"^rooms-\d+-steps-(\d+|__prefix__)$")
@@ -39,7 +38,9 @@ class EffectStepInline(nested_admin.NestedStackedInline):
     form = EffectStepForm
     extra = 0
     sortable_field_name = "position"
-    fields = ["position", "op", *ALL_PARAMS]
+    # The operation and its parameters are the form's own fields (from the registry), which
+    # step_fieldset.html shows; the model keeps them as one value.
+    fields = ["position"]
     fieldset_template = "admin/dungeons/step_fieldset.html"
     verbose_name = "step"
     verbose_name_plural = "ability: its steps, in order"

@@ -21,7 +21,7 @@ from game.engine.ops import BOOL, INT, TARGET, TEXT, WORDS, Op, Param, data_ops,
 
 from .models import EDITED_SUFFIX, DungeonCard, EffectStep, Room
 from .problems import Problem, merge
-from .steps import ALL_PARAMS, fields_to_step
+from .steps import ALL_PARAMS, fields_to_step, step_to_fields
 from .wording import TARGET_REFERENCES, TARGET_WORDS, sentence, value_words
 
 
@@ -69,16 +69,15 @@ def param_field(param: Param) -> forms.Field:
             widget=forms.CheckboxSelectMultiple(attrs={"class": "word-choices"}),
             **common,
         )
-    column = EffectStep._meta.get_field(param.name)
-    return forms.CharField(max_length=column.max_length, **common)
+    return forms.CharField(max_length=TYPED_LENGTH.get(param.name, TYPED), **common)
+
+
+# How long a typed value may be (a name the log gives a token, a list of words, a pair).
+TYPED = 120
+TYPED_LENGTH = {"set_base": 10, "set_subtypes": 80}
 
 
 def _step_fields() -> dict[str, forms.Field]:
-    columns = {f.name for f in EffectStep._meta.get_fields()}
-    missing = [name for name in data_params() if name not in columns]
-    if missing:
-        # A new parameter needs a column to be kept in: add it to EffectStep (and a migration).
-        raise LookupError(f"EffectStep has no column for the parameters {', '.join(missing)}")
     op = forms.ChoiceField(
         label="operation",
         choices=[("", "— choose what this step does —")]
@@ -97,27 +96,28 @@ def op_params(name: str) -> list[Param]:
 
 
 class EffectStepForm(forms.ModelForm):
+    """A step's form: its operation and a field per parameter of the registry, which the form
+    turns into the one value the model keeps (`EffectStep.data`)."""
+
     class Meta:
         model = EffectStep
-        fields = ["position", "op", *ALL_PARAMS]
+        fields = ["position"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.update(_step_fields())
         self.fields["position"].widget = forms.HiddenInput()
+        if self.instance.pk and self.instance.data:
+            self.initial = {**_initial(self.instance.to_step()), **self.initial}
         for p in op_params(self.chosen_op()):
             field = self.fields[p.name]
             field.label = _label(p.name) + (" (required)" if p.required else "")
             field.help_text = _help(p.help or data_params()[p.name].help, p)
-        for name, param in data_params().items():
-            if param.type == WORDS and param.choices and self.instance.pk:
-                stored = getattr(self.instance, name) or ""
-                self.initial[name] = [w.strip() for w in stored.split(",") if w.strip()]
 
     def chosen_op(self) -> str:
         if self.is_bound:
             return self.data.get(self.add_prefix("op"), "") or ""
-        return self.initial.get("op") or self.instance.op or ""
+        return self.initial.get("op") or ""
 
     def op_fields(self) -> list[forms.BoundField]:
         """The fields of the chosen operation, required first (what the editor shows), each
@@ -150,17 +150,17 @@ class EffectStepForm(forms.ModelForm):
             values = {k: v for k, v in values.items() if k == "op" or k in ALL_PARAMS}
         else:
             values = {"op": name, **{k: self[k].value() for k in ALL_PARAMS}}
-        return sentence(fields_to_step(_joined(values)))
+        return sentence(fields_to_step(values))
 
     def clean(self) -> dict[str, Any]:
-        data = _joined(super().clean())
+        data = super().clean()
         entry = data_ops().get(data.get("op") or "")
         if entry is None:
             return data  # no operation, or an unknown one the field has already reported
         name = _label(entry.name)
         allowed = [p.name for p in entry.data_params]
         for key in ALL_PARAMS:
-            if data.get(key) in (None, "", False) or key in allowed:
+            if data.get(key) in (None, "", False, []) or key in allowed:
                 continue
             accepted = ", ".join(allowed) or "no parameters"
             self.add_error(key, f"{name} takes {accepted}; not {key}.")
@@ -172,13 +172,23 @@ class EffectStepForm(forms.ModelForm):
     def to_step(self) -> dict[str, Any]:
         return fields_to_step(self.cleaned_data)
 
+    def _post_clean(self) -> None:
+        # The model keeps the step the fields describe and checks it against the registry
+        # (EffectStep.clean). A form that has already named a mistake is not checked again, so
+        # the designer never reads one mistake twice in two wordings.
+        if self._errors:
+            return
+        self.instance.data = self.to_step()
+        super()._post_clean()
 
-def _joined(data: dict[str, Any]) -> dict[str, Any]:
-    """A list of words from checkboxes, kept as the comma-separated text its column holds."""
-    for key, value in data.items():
-        if isinstance(value, list):
-            data[key] = ", ".join(value)
-    return data
+
+def _initial(step: dict[str, Any]) -> dict[str, Any]:
+    """A kept step's field values; a list of words to tick stays a list."""
+    initial = step_to_fields(step)
+    for name, param in data_params().items():
+        if param.type == WORDS and param.choices and name in step:
+            initial[name] = list(step[name])
+    return initial
 
 
 class DungeonCardForm(forms.ModelForm):

@@ -1,5 +1,6 @@
 """Dungeon cards as data: DungeonCard, Room, RoomExit and EffectStep (a room's ability as steps
-of the engine's effect vocabulary, one row per step), plus DungeonRevision (every saved version).
+of the engine's effect vocabulary, one row per step holding the step as one JSON value), plus
+DungeonRevision (every saved version).
 
 `dungeons/data/*.yaml` is the source of the four official dungeons (loaded by a data
 migration); `DungeonCard.to_dict()` gives back that same format, and `to_spec()` the engine's
@@ -11,23 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
-from game.engine.cards import TOKENS
 from game.engine.dungeon import DungeonSpec, dungeon_from_dict
-from game.engine.effects import STEP_CHOICES
-from game.engine.targets import TARGET_KINDS
 
 from .official import printed_dungeon
-from .steps import ALL_PARAMS, data_ops, fields_to_step
+from .steps import normal_step, step_errors
 from .wording import sentence
 
 # How a game names an official dungeon that has been edited ("Lost Mine of Phandelver (edited)").
 EDITED_SUFFIX = " (edited)"
-
-
-def _choices(values: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
-    return [(v, v.replace("_", " ")) for v in values]
 
 
 class DungeonCard(models.Model):
@@ -46,7 +41,12 @@ class DungeonCard(models.Model):
         return self.name
 
     def to_dict(self) -> dict[str, Any]:
-        rooms = list(self.rooms.order_by("position").prefetch_related("exits__to_room", "steps"))
+        rooms = self.rooms.order_by("position").prefetch_related(
+            models.Prefetch(
+                "exits", RoomExit.objects.order_by("position").select_related("to_room")
+            ),
+            models.Prefetch("steps", EffectStep.objects.order_by("position")),
+        )
         data: dict[str, Any] = {"name": self.name}
         if self.subtype:
             data["subtype"] = self.subtype
@@ -56,8 +56,8 @@ class DungeonCard(models.Model):
             {
                 "name": r.name,
                 "text": r.text,
-                "leads_to": [e.to_room.name for e in r.exits.order_by("position")],
-                "effect": [s.to_step() for s in r.steps.order_by("position")],
+                "leads_to": [e.to_room.name for e in r.exits.all()],
+                "effect": [s.to_step() for s in r.steps.all()],
             }
             for r in rooms
         ]
@@ -119,61 +119,17 @@ class RoomExit(models.Model):
         return f"{self.from_room.name} → {self.to_room.name}"
 
 
-TARGET_CHOICES = (
-    [("", "—")]
-    + [(k, f"new target: {k.replace('_', ' ')}") for k in TARGET_KINDS]
-    + [("#0", "the first target again"), ("#1", "the second target again")]
-    + [("self", "this permanent"), ("it", "the object the previous step made")]
-)
-
-
 class EffectStep(models.Model):
-    """One step of a room ability. Which parameters an operation takes is the engine's
-    `STEP_PARAMS`; the admin form rejects any other."""
+    """One step of a room ability, kept as the engine's step itself: one JSON value such as
+    `{"op": "lose_life", "who": "each_opponent", "amount": 1}` (the dungeons/data format).
+
+    Which operations and parameters exist is the engine's registry (`game/engine/ops.py`), and
+    `clean()` refuses a step it refuses; the admin's form builds its fields from the same
+    registry (`forms.EffectStepForm`)."""
 
     room = models.ForeignKey(Room, related_name="steps", on_delete=models.CASCADE)
     position = models.PositiveIntegerField(default=0)
-    op = models.CharField("operation", max_length=40, choices=_choices(data_ops()))
-    target = models.CharField(max_length=60, blank=True, default="", choices=TARGET_CHOICES)
-    who = models.CharField(
-        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["who"])
-    )
-    amount = models.IntegerField(null=True, blank=True)
-    token = models.CharField(
-        max_length=40, blank=True, default="", choices=_choices(sorted(TOKENS))
-    )
-    count = models.IntegerField(null=True, blank=True, help_text="How many tokens.")
-    describe = models.CharField(
-        max_length=120, blank=True, default="", help_text="How the log names the token."
-    )
-    counter = models.CharField(
-        max_length=10, blank=True, default="", choices=_choices(STEP_CHOICES["counter"])
-    )
-    power = models.IntegerField(null=True, blank=True)
-    toughness = models.IntegerField(null=True, blank=True)
-    keywords = models.CharField(
-        max_length=120, blank=True, default="", help_text="Comma-separated, e.g. flying, haste."
-    )
-    duration = models.CharField(
-        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["duration"])
-    )
-    cant_attack = models.BooleanField(default=False)
-    set_base = models.CharField(
-        max_length=10, blank=True, default="", help_text="Base power/toughness, e.g. 1/1."
-    )
-    set_subtypes = models.CharField(max_length=80, blank=True, default="")
-    undercity = models.BooleanField(default=False, help_text="Venture into Undercity.")
-    unless = models.CharField(
-        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["unless"])
-    )
-    types = models.CharField(
-        max_length=80, blank=True, default="", help_text="Comma-separated card types."
-    )
-    until = models.CharField(
-        max_length=20, blank=True, default="", choices=_choices(STEP_CHOICES["until"])
-    )
-    reveal = models.IntegerField(null=True, blank=True)
-    counters = models.IntegerField(null=True, blank=True)
+    data = models.JSONField("step")
 
     class Meta:
         ordering = ["room", "position"]
@@ -182,7 +138,14 @@ class EffectStep(models.Model):
         return sentence(self.to_step())
 
     def to_step(self) -> dict[str, Any]:
-        return fields_to_step({"op": self.op, **{k: getattr(self, k) for k in ALL_PARAMS}})
+        """A copy of the step, its keys in the order the editor writes them (a JSON column of
+        PostgreSQL gives them back sorted), so an export reads the same on any database."""
+        return normal_step(self.data)
+
+    def clean(self) -> None:
+        problems = step_errors(self.data)
+        if problems:
+            raise ValidationError(problems)
 
 
 class DungeonRevision(models.Model):

@@ -61,6 +61,15 @@ class Problem:
         return " · ".join(parts)
 
 
+def step_field(what: str) -> str | None:
+    """The field a problem of one step is about (a parameter, "op" for its operation, or
+    None), from the engine's wording of it ("missing parameter 'amount'.")."""
+    if what.startswith("unknown operation"):
+        return "op"
+    param = PARAM.search(what)
+    return next((v for v in param.groupdict().values() if v), None) if param else None
+
+
 def read_engine_problem(message: str) -> Problem:
     """An engine problem (validate_dungeon_dict's wording) with the room, step and field found
     in it; the message keeps only what is wrong once the place is shown beside it."""
@@ -70,11 +79,7 @@ def read_engine_problem(message: str) -> Problem:
         step_match = STEP.search(message)
         if step_match:
             what = step_match.group("what")
-            param = PARAM.search(what)
-            field = next((v for v in param.groupdict().values() if v), None) if param else None
-            if what.startswith("unknown operation"):
-                field = "op"
-            return Problem(what, room, int(step_match.group("step")), field)
+            return Problem(what, room, int(step_match.group("step")), step_field(what))
     if room is None and "cycle" in message:
         first = message.split(": ", 1)[1].split(" → ", 1)[0]
         room = first

@@ -10,7 +10,7 @@ from django.db import transaction
 from game.engine.dungeon import DungeonError, validate_dungeon_dict
 
 from .models import DungeonCard, DungeonRevision, EffectStep, Room, RoomExit
-from .steps import step_to_fields
+from .steps import normal_step
 
 
 @transaction.atomic
@@ -35,7 +35,7 @@ def save_dungeon(
             dungeon=card, name=room["name"], position=i, text=room["text"]
         )
         for j, step in enumerate(room["effect"]):
-            EffectStep.objects.create(room=rooms[room["name"]], position=j, **step_to_fields(step))
+            EffectStep.objects.create(room=rooms[room["name"]], position=j, data=normal_step(step))
     for room in data["rooms"]:
         for j, target in enumerate(room.get("leads_to") or []):
             RoomExit.objects.create(

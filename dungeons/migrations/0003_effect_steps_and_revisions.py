@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def effects_to_steps(apps, schema_editor):
     """A room's JSON effect list becomes one EffectStep row per step."""
-    from dungeons.steps import step_to_fields
+    from dungeons.migrations._step_columns import step_to_columns
 
     Room = apps.get_model("dungeons", "Room")
     EffectStep = apps.get_model("dungeons", "EffectStep")
@@ -15,7 +15,7 @@ def effects_to_steps(apps, schema_editor):
     DungeonRevision = apps.get_model("dungeons", "DungeonRevision")
     for room in Room.objects.all():
         for i, step in enumerate(room.effect or []):
-            EffectStep.objects.create(room=room, position=i, **step_to_fields(step))
+            EffectStep.objects.create(room=room, position=i, **step_to_columns(step))
     # The first revision of each dungeon is its state as loaded.
     from dungeons.official import official_dungeon_dicts
 
@@ -26,12 +26,12 @@ def effects_to_steps(apps, schema_editor):
 
 
 def steps_to_effects(apps, schema_editor):
-    from dungeons.steps import ALL_PARAMS, fields_to_step
+    from dungeons.migrations._step_columns import COLUMNS, columns_to_step
 
     Room = apps.get_model("dungeons", "Room")
     for room in Room.objects.all():
         room.effect = [
-            fields_to_step({"op": s.op, **{k: getattr(s, k) for k in ALL_PARAMS}})
+            columns_to_step({"op": s.op, **{k: getattr(s, k) for k in COLUMNS}})
             for s in room.steps.order_by("position")
         ]
         room.save(update_fields=["effect"])

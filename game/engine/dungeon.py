@@ -162,9 +162,17 @@ def _step_problems(room: str, effect: list[Any]) -> list[str]:
 
 
 def dungeon_from_dict(data: dict[str, Any]) -> DungeonSpec:
+    """The spec of a dungeon definition from anywhere (a file, an upload): checked first."""
     problems = validate_dungeon_dict(data)
     if problems:
         raise DungeonError(problems)
+    return dungeon_spec(data)
+
+
+def dungeon_spec(data: dict[str, Any]) -> DungeonSpec:
+    """The spec of a definition already checked by `validate_dungeon_dict` when it was saved
+    (a game's copy of its dungeons): checking it again at every start and replay would only
+    repeat the same answer."""
     rooms: dict[str, RoomSpec] = {}
     for room in data["rooms"]:
         steps: list[Step] = []

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from game.engine.decisions import IllegalAnswer
-from game.engine.dungeon import dungeon_from_dict
+from game.engine.dungeon import dungeon_spec
 from game.engine.game import Engine, GameSetup
 from game.models import Game, GameAction
 from game.runtime.lru import LRU
@@ -142,7 +142,8 @@ def engine_setup(game: Game) -> GameSetup:
         players=list(s["players"]),
         seed=s["seed"] if isinstance(s["seed"], str) else int(s["seed"]),
         decks={k: list(v) for k, v in s["decks"].items()},
-        dungeons={d["name"]: dungeon_from_dict(d) for d in s["dungeons"]},
+        # Checked when they were saved, before any game copied them (lifecycle).
+        dungeons={d["name"]: dungeon_spec(d) for d in s["dungeons"]},
         position=copy.deepcopy(s["position"]),
         # Set when a game starts, since positions number their objects in seat order; a game
         # stored before has no such key and replays in its mapping's order, as it was played.

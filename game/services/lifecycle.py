@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from dungeons.official import official_dungeon_dicts
-from game.engine.dungeon import DungeonError, dungeon_from_dict
+from game.engine.dungeon import dungeon_spec
 from game.engine.game import Engine, GameSetup
 from game.engine.position import PositionError
 from game.engine.rng import new_secret_seed
@@ -28,8 +27,6 @@ from .engines import engine_setup
 from .errors import ActionRefused
 from .players import acting_seat
 from .store import commit, completed_counts, lock
-
-log = logging.getLogger(__name__)
 
 
 def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
@@ -48,16 +45,9 @@ def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict
     cards.sort(
         key=lambda c: (0, official_order.index(c.name)) if c.name in official_order else (1, c.name)
     )
-    out = []
-    for card in cards:
-        data = card.as_played()
-        try:
-            dungeon_from_dict(data)
-        except DungeonError as e:
-            log.warning("Dungeon %s is not valid and is left out of new games: %s", card.name, e)
-            continue
-        out.append(data)
-    return out
+    # Each was checked against the rules and the effect vocabulary when it was saved (the
+    # editor, an import, `manage.py dungeons`), and a step can't be kept otherwise.
+    return [card.as_played() for card in cards]
 
 
 @dataclass
@@ -91,7 +81,7 @@ def check_scenario(
             GameSetup(
                 players=scenario.players,
                 seed=scenario.seed,
-                dungeons={d["name"]: dungeon_from_dict(d) for d in cards},
+                dungeons={d["name"]: dungeon_spec(d) for d in cards},
                 position=_plain(scenario.position),
             )
         )

@@ -10,6 +10,7 @@ import pytest
 from dungeons.models import DungeonCard
 from dungeons.storage import save_dungeon
 from game import services
+from game.engine import dungeon
 from game.models import Game
 
 from .helpers import answer, pending, position_text
@@ -95,6 +96,22 @@ def test_a_running_game_keeps_the_dungeon_it_copied_and_a_later_game_gets_the_ed
             state = engine.state
             assert state.player("alice").life == life
             assert state.dungeons[name].rooms["Yawning Portal"].text == text
+
+
+def test_a_game_never_checks_its_dungeons_again_they_were_checked_when_saved(
+    alice, bob, monkeypatch
+):
+    save_dungeon(CELLAR, official=False)
+
+    def check(data):
+        raise AssertionError(f"{data.get('name')} is checked again")
+
+    monkeypatch.setattr(dungeon, "validate_dungeon_dict", check)
+    game = _position_game(alice, bob, custom_dungeons=["Test Cellar"])  # created and started
+    services.clear_engine_cache()
+    game = answer(_venture(game, alice), alice, "Test Cellar")  # built again from its setup
+    with services.reading(game) as engine:
+        assert engine.state.player("alice").dungeon.name == "Test Cellar"
 
 
 def test_the_lobby_form_lists_custom_dungeons(client, alice):
