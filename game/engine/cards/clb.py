@@ -4,7 +4,7 @@ the cards' current Oracle wording."""
 from __future__ import annotations
 
 from ..choices import Gen, choose_objects
-from ..ops import CASTING, op
+from ..ops import CASTING, Reading, op
 from .base import TargetSpec, Triggered, activated, card
 from .conditions import you_completed, you_have_the_initiative
 
@@ -16,7 +16,7 @@ def _enters_take(text: str = TAKE_TEXT) -> Triggered:
     return Triggered("self_enters", [TAKE], text)
 
 
-@op("white_plume_untap", asks=("untap",), data=False)
+@op("white_plume_untap", asks=("untap",), data=False, reads=Reading(harms=False, worth=0.5))
 def _white_plume_untap(g, ctx, step) -> Gen:
     """Untap a creature you control; if you've completed a dungeon, untap all of them."""
     from ..continuous import chars
@@ -34,7 +34,8 @@ def _white_plume_untap(g, ctx, step) -> Gen:
         g.note(f"{me} untaps {o.name}")
 
 
-@op("trailblazers_torch_blockers", data=False)
+# 2 damage to each creature blocking: it names no target, the blockers are the opponent's.
+@op("trailblazers_torch_blockers", data=False, reads=Reading(harms=False, worth=1.0))
 def _torch_blockers(g, ctx, step) -> None:
     """Whenever equipped creature becomes blocked, it deals 2 damage to each creature blocking
     it (the equipped creature is the source)."""
@@ -65,7 +66,13 @@ def _adventurer_mana(g, obj):
     return ("G", 6 if g.player(obj.controller).completed else 2)
 
 
-@op("sarevoks_tome_dig", asks=("yes_no", *CASTING), data=False)
+# A spell cast for free.
+@op(
+    "sarevoks_tome_dig",
+    asks=("yes_no", *CASTING),
+    data=False,
+    reads=Reading(harms=False, worth=3.0),
+)
 def _tome_dig(g, ctx, step) -> Gen:
     """Exile cards from the top until a nonland card; you may cast it without paying its mana
     cost."""
@@ -91,7 +98,8 @@ def _tome_dig(g, ctx, step) -> Gen:
         yield from cast_spell(g, me, found, free=True)
 
 
-@op("caves_of_chaos_exile", data=False)
+# A card to play this turn, like Runestone Caverns' (exile_top_may_play).
+@op("caves_of_chaos_exile", data=False, reads=Reading(harms=False, worth=1.2))
 def _caves_exile(g, ctx, step) -> None:
     """Exile the top card; you may play it this turn — without paying its mana cost if you had
     completed a dungeon as it was exiled (CLB Release Notes)."""
@@ -111,7 +119,8 @@ def _caves_exile(g, ctx, step) -> None:
     )
 
 
-@op("rilsa_rael", data=False)
+# Its target is a creature of one's own, made better (like "gets +X/+Y").
+@op("rilsa_rael", data=False, reads=Reading(harms=False, worth=0.7))
 def _rilsa(g, ctx, step) -> None:
     from ..effects_permanents import op_modify
 
@@ -124,7 +133,12 @@ def _rilsa(g, ctx, step) -> None:
         )
 
 
-@op("seasoned_dungeoneer", asks=("yes_no",), data=False)
+@op(
+    "seasoned_dungeoneer",
+    asks=("yes_no",),
+    data=False,
+    reads=Reading(harms=False, worth=0.7),
+)
 def _dungeoneer(g, ctx, step) -> Gen:
     from ..effects import objects_for
     from ..effects_permanents import op_explore
@@ -144,7 +158,8 @@ def _dungeoneer(g, ctx, step) -> Gen:
     yield from op_explore(g, ctx, {"op": "explore", "target": 0})
 
 
-@op("from_the_catacombs", data=False)
+# A creature card back onto the battlefield (as return_to_battlefield).
+@op("from_the_catacombs", data=False, reads=Reading(harms=False, worth=3.0))
 def _catacombs(g, ctx, step) -> None:
     from ..effects_permanents import op_return_to_battlefield
 
