@@ -203,11 +203,6 @@ def register(entry: Op) -> Op:
             f"operation {entry.name!r} is declared twice ({REGISTRY[entry.name].module} "
             f"and {entry.module})"
         )
-    if entry.reads is None:
-        raise ValueError(
-            f"operation {entry.name!r} needs `reads`, what a step of it means to the computer "
-            "(whom it hurts, roughly what it is worth)"
-        )
     if bool(entry.asks) != inspect.isgeneratorfunction(entry.run):
         raise TypeError(
             f"operation {entry.name!r}: an operation that asks (asks={entry.asks!r}) is a "
@@ -222,6 +217,11 @@ def register(entry: Op) -> Op:
         for p in entry.data_params:
             if p.type not in DATA_TYPES:
                 raise ValueError(f"operation {entry.name!r}: {p.name} can't be in dungeon data")
+    if entry.reads is None:
+        raise ValueError(
+            f"operation {entry.name!r} needs `reads`, what a step of it means to the computer "
+            "(whom it hurts, roughly what it is worth)"
+        )
     REGISTRY[entry.name] = entry
     return entry
 
