@@ -159,7 +159,8 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
         g.note(f"{o.name} {', '.join(parts) or 'is affected'}{_duration_text(duration)}")
 
 
-# A room or spell that removes, damages or counters something: a rough 0.5, whatever it hits.
+# Destroy, damage, counter and return to hand are worth a rough 0.5 whatever they hit: no
+# official room uses them, so the computer's room values never needed more.
 @op("destroy", TARGET_PARAM, does="destroy a permanent", reads=Reading(harms=True, worth=0.5))
 def op_destroy(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
