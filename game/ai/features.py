@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from game.engine.carddef import CardDef, Step
+from game.engine.carddef import CardDef
 from game.engine.continuous import chars
 from game.engine.state import GameState, Obj
 
@@ -94,37 +94,6 @@ def card_value(card: CardDef) -> float:
     if "Creature" in card.types and card.power is not None:
         return 0.5 + 0.6 * creature_value(card.power, card.toughness or 0, card.keywords)
     return 1.5 + 0.5 * card.mana_value
-
-
-# Effect steps that hurt what they name (so their targets are the opponent's things).
-HARMFUL_OPS = frozenset(
-    {
-        "destroy",
-        "damage",
-        "counter",
-        "return_to_hand",
-        "goad",
-        "lose_life",
-        "ray_of_frost_tap",
-        "tap",
-        "exile",
-        "fight",
-    }
-)
-
-
-def step_harms(step: Step) -> bool:
-    op = step.get("op", "")
-    if op in HARMFUL_OPS:
-        return True
-    if op == "modify":
-        return (
-            step.get("power", 0) < 0
-            or step.get("toughness", 0) < 0
-            or bool(step.get("cant_attack"))
-            or bool(step.get("lose_all_abilities"))
-        )
-    return False
 
 
 def library_danger(n: int) -> float:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from game.engine.carddef import CardDef
 from game.engine.decisions import Decision, Option
+from game.engine.ops import reading
 from game.engine.state import GameState
+from game.engine.targets import TARGET_KINDS
 
 from .answers import Answer
-from .features import permanent_value, step_harms
+from .features import permanent_value
 from .rules import Rules, colors_needed, is_creature
 
 
@@ -69,7 +72,7 @@ class PriorityRules(Rules):
             return "pass"
         for o in options:
             face = self._face(g, o)
-            if face is not None and any(s.get("op") == "counter" for s in face.spell):
+            if face is not None and _counters(face):
                 return o.id
         return "pass"
 
@@ -93,7 +96,7 @@ class PriorityRules(Rules):
         if "Creature" in face.types:
             score += 1.0
         if face.spell_targets:
-            harmful = any(step_harms(s) for s in face.spell)
+            harmful = any(reading(s).hurts(s) for s in face.spell)
             theirs = [x for x in g.battlefield if x.controller == opp and is_creature(g, x)]
             mine = [x for x in g.battlefield if x.controller == self.seat and is_creature(g, x)]
             if harmful:
@@ -138,7 +141,7 @@ class PriorityRules(Rules):
             return False
         if ability.loyalty is not None:
             return self._loyalty(g, o)
-        if any(step_harms(s) for s in ability.effect) and ability.targets:
+        if any(reading(s).hurts(s) for s in ability.effect) and ability.targets:
             opp = g.opponent(self.seat)
             if not any(x.controller == opp and is_creature(g, x) for x in g.battlefield):
                 return False
@@ -156,3 +159,9 @@ class PriorityRules(Rules):
             return True
         # A minus ability only when it leaves the planeswalker alive.
         return obj.counters.get("loyalty", 0) + ability.loyalty > 0
+
+
+def _counters(face: CardDef) -> bool:
+    """A counterspell: a step of the spell hurts what it names on the stack."""
+    on_stack = {i for i, t in enumerate(face.spell_targets) if TARGET_KINDS[t.kind][0] == "stack"}
+    return any(s.get("target", 0) in on_stack and reading(s).hurts(s) for s in face.spell)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from game.engine.continuous import chars
 from game.engine.decisions import Decision
+from game.engine.ops import reading
 from game.engine.state import GameState, StackItem
 
 from .answers import Answer
-from .features import permanent_value, step_harms
+from .features import permanent_value
 from .rules import Rules, is_creature
 
 
@@ -20,9 +21,9 @@ class TargetRules(Rules):
         if item is not None:
             index = len(item.targets)
             steps = [s for s in item.effect if s.get("target") == index] or item.effect
-            harmful = any(step_harms(s) for s in steps)
+            harmful = any(reading(s).hurts(s) for s in steps)
             amount = max(
-                (int(s.get("amount", 0) or 0) for s in steps if s.get("op") == "damage"), default=0
+                (int(s.get("amount", 0) or 0) for s in steps if reading(s).damage), default=0
             )
         scored = sorted(
             ((self._target_score(g, o.data, harmful, amount), o.id) for o in d.options),

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from .carddef import KEYWORDS, Step
 from .choices import Gen, yes_no
+from .continuous import chars
 from .effects import Ctx, counter, deal_damage, objects_for, targets_of, token_def
 from .effects_players import amount
-from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, op
+from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, Reading, amount_of, op
 from .state import ContinuousEffect, GameState
 from .tokens import TOKENS
 from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
@@ -19,6 +20,47 @@ TARGET_PARAM = Param(
     "what the previous step made (it).",
 )
 DURATIONS = ("end_of_turn", "until_next_turn", "permanent")
+
+
+def _has_creature(g: GameState, player: str) -> bool:
+    return any("Creature" in chars(g, o).types for o in g.controlled(player))
+
+
+def _aimed(g: GameState, seat: str, harms: bool) -> bool:
+    """Is there a creature for the step to name: the other player's for a step that hurts, one
+    of `seat`'s own for one that helps?"""
+    return _has_creature(g, g.opponent(seat) if harms else seat)
+
+
+def _token_worth(g: GameState, seat: str, step: Step) -> float:
+    """Tokens by what they are: a Treasure, a small creature, a 4-power one, a 4/4."""
+    token = token_def(step["token"])
+    count = int(step.get("count", 1))
+    if "Creature" not in token.types:
+        return 0.8 * count
+    if (token.power or 0) >= 4:
+        return (5.0 if (token.toughness or 0) >= 4 else 3.5) * count
+    return 1.5 * count
+
+
+def _counters_hurt(step: Step) -> bool:
+    return step.get("counter", "+1/+1") == "-1/-1"
+
+
+def _counters_worth(g: GameState, seat: str, step: Step) -> float:
+    return 0.9 * amount_of(step) if _aimed(g, seat, _counters_hurt(step)) else 0.0
+
+
+def _modify_hurts(step: Step) -> bool:
+    """A smaller creature, or one that can't attack, is a harm to its controller."""
+    return step.get("power", 0) < 0 or step.get("toughness", 0) < 0 or bool(step.get("cant_attack"))
+
+
+def _modify_worth(g: GameState, seat: str, step: Step) -> float:
+    harms = _modify_hurts(step)
+    if not _aimed(g, seat, harms):
+        return 0.0
+    return 1.0 if harms else 0.7
 
 
 def _duration_text(duration: str) -> str:
@@ -33,6 +75,7 @@ def _duration_text(duration: str) -> str:
     Param("count", INT, minimum=0, help="How many tokens."),
     Param("describe", TEXT, help="How the log names the token."),
     does="create tokens (" + ", ".join(TOKENS) + ")",
+    reads=Reading(harms=False, worth=_token_worth),
 )
 def op_create_token(g: GameState, ctx: Ctx, step: Step) -> None:
     token = token_def(step["token"])
@@ -53,6 +96,7 @@ def op_create_token(g: GameState, ctx: Ctx, step: Step) -> None:
     ),
     amount(),
     does="put counters on a creature",
+    reads=Reading(harms=_counters_hurt, worth=_counters_worth),
 )
 def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
@@ -80,6 +124,7 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
     Param("cant_be_blocked_by_walls", BOOL, card_only=True),
     does='"gets +X/+Y", "gains …", "can\'t attack", "becomes a 1/1 Bird" for a duration '
     "(end_of_turn, until_next_turn, permanent)",
+    reads=Reading(harms=_modify_hurts, worth=_modify_worth),
 )
 def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
     """ "Target creature gets +X/+Y and gains KEYWORD until …" (a layer 6/7c effect)."""
@@ -114,14 +159,22 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
         g.note(f"{o.name} {', '.join(parts) or 'is affected'}{_duration_text(duration)}")
 
 
-@op("destroy", TARGET_PARAM, does="destroy a permanent")
+# Destroy, damage, counter and return to hand are worth a rough 0.5 whatever they hit: no
+# official room uses them, so the computer's room values never needed more.
+@op("destroy", TARGET_PARAM, does="destroy a permanent", reads=Reading(harms=True, worth=0.5))
 def op_destroy(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
         if destroy(g, o) is not None:
             g.note(f"{o.name} is destroyed")
 
 
-@op("damage", TARGET_PARAM, amount(required=True), does="deal damage")
+@op(
+    "damage",
+    TARGET_PARAM,
+    amount(required=True),
+    does="deal damage",
+    reads=Reading(harms=True, worth=0.5, damage=True),
+)
 def op_damage(g: GameState, ctx: Ctx, step: Step) -> None:
     item = ctx.item
     src = ctx.source(g)
@@ -146,7 +199,12 @@ def op_damage(g: GameState, ctx: Ctx, step: Step) -> None:
         )
 
 
-@op("counter", TARGET_PARAM, does="counter a spell or ability")
+@op(
+    "counter",
+    TARGET_PARAM,
+    does="counter a spell or ability",
+    reads=Reading(harms=True, worth=0.5),
+)
 def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
     for kind, value in targets_of(ctx, step.get("target", 0)):
         if kind == "stack":
@@ -155,14 +213,24 @@ def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
                 counter(g, target, f"{ctx.item.name if ctx.item else 'an effect'}")
 
 
-@op("return_to_hand", TARGET_PARAM, does="return a card or permanent to its owner's hand")
+@op(
+    "return_to_hand",
+    TARGET_PARAM,
+    does="return a card or permanent to its owner's hand",
+    reads=Reading(harms=True, worth=0.5),
+)
 def op_return_to_hand(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
         move(g, o, "hand")
         g.note(f"{o.name} is returned to its owner's hand")
 
 
-@op("goad", TARGET_PARAM, does="goad a creature (CR 701.15)")
+@op(
+    "goad",
+    TARGET_PARAM,
+    does="goad a creature (CR 701.15)",
+    reads=Reading(harms=True, worth=lambda g, seat, step: 0.6 if _aimed(g, seat, True) else 0.0),
+)
 def op_goad(g: GameState, ctx: Ctx, step: Step) -> None:
     """Goad (CR 701.15): until your next turn it attacks each combat if able."""
     for o in objects_for(g, ctx, step):
@@ -170,7 +238,13 @@ def op_goad(g: GameState, ctx: Ctx, step: Step) -> None:
         g.note(f"{ctx.controller} goads {o.name}", "CR 701.15a")
 
 
-@op("explore", TARGET_PARAM, asks=("yes_no",), does="the creature explores (CR 701.44)")
+@op(
+    "explore",
+    TARGET_PARAM,
+    asks=("yes_no",),
+    does="the creature explores (CR 701.44)",
+    reads=Reading(harms=False, worth=0.5),
+)
 def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Explore (CR 701.44): reveal the top card; a land goes to hand, otherwise a +1/+1
     counter and the card may go to the graveyard."""
@@ -194,7 +268,7 @@ def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
 
 
 # Card code only: what these need (a source permanent, a card in a graveyard) a room lacks.
-@op("attach", TARGET_PARAM, data=False)
+@op("attach", TARGET_PARAM, data=False, reads=Reading(harms=False, worth=0.7))
 def op_attach(g: GameState, ctx: Ctx, step: Step) -> None:
     """Equip (CR 702.6a): attach this Equipment to target creature you control."""
     src = ctx.source(g)
@@ -210,6 +284,7 @@ def op_attach(g: GameState, ctx: Ctx, step: Step) -> None:
     Param("counters", ANY, card_only=True),  # {kind: how many}, entering with them
     Param("exile_if_leaves", BOOL, card_only=True),
     data=False,
+    reads=Reading(harms=False, worth=3.0),  # a creature card back, roughly a 2/2
 )
 def op_return_to_battlefield(g: GameState, ctx: Ctx, step: Step) -> None:
     """Return target card from a graveyard to the battlefield under your control."""
@@ -224,7 +299,7 @@ def op_return_to_battlefield(g: GameState, ctx: Ctx, step: Step) -> None:
         ctx.memory["it"] = new
 
 
-@op("sacrifice_self", data=False)
+@op("sacrifice_self", data=False, reads=Reading(harms=False, worth=-1.0))
 def op_sacrifice_self(g: GameState, ctx: Ctx, step: Step) -> None:
     src = ctx.source(g)
     if src is not None:

@@ -8,7 +8,20 @@ from .decisions import Decision, Option
 from .dungeon import venture
 from .effects import Ctx, gain_life, lose_life, players_for, run_steps
 from .initiative import take_initiative
-from .ops import ANY, BOOL, INT, TARGET, TEXT, Param, op
+from .ops import (
+    ANY,
+    BOOL,
+    INT,
+    TARGET,
+    TEXT,
+    Param,
+    Reading,
+    Worth,
+    amount_of,
+    op,
+    per_amount,
+    reading,
+)
 from .state import GameState
 from .zones import discard, draw, shuffle
 
@@ -26,25 +39,74 @@ def amount(required: bool = False) -> Param:
     return Param("amount", INT, required=required, minimum=0, help="How many (0 or more).")
 
 
+def _side(step: Step, *, harms: bool) -> int:
+    """Whose players a `who` step names, to the player whose effect it is: 1 its own, -1 its
+    opponents', 0 each player's (alike for both). A target player is the one the computer picks:
+    the other player for a step that hurts, itself for one that helps."""
+    who = str(step.get("who", "you"))
+    if who == "you":
+        return 1
+    if who == "each_player":
+        return 0
+    if who.startswith("target"):
+        return -1 if harms else 1
+    return -1
+
+
+def _life_lost_worth(g: GameState, seat: str, step: Step) -> float:
+    """An opponent's life counts double once it is low; "each player loses N" favours the one
+    with more life; one's own life lost is a cost."""
+    n = amount_of(step)
+    opp = g.opponent(seat)
+    who = str(step.get("who", "you"))
+    if who == "each_opponent" or who.startswith("target"):
+        return 0.6 * n * (2.0 if g.player(opp).life <= 6 else 1.0)
+    if who == "each_player":
+        return 0.3 * n * (1 if g.player(opp).life < g.player(seat).life else -1)
+    return -0.5 * n
+
+
+def _for_each_named(each: float, *, harms: bool) -> Worth:
+    """`each` per amount for what the step does to its players, by whose they are (`_side`)."""
+
+    def worth(g: GameState, seat: str, step: Step) -> float:
+        return each * amount_of(step) * _side(step, harms=harms)
+
+    return worth
+
+
 @op(
     "lose_life",
     WHO,
     amount(required=True),
     Param("target", TARGET),
     does="each named player loses life",
+    reads=Reading(harms=True, worth=_life_lost_worth),
 )
 def op_lose_life(g: GameState, ctx: Ctx, step: Step) -> None:
     for name in players_for(g, ctx, step.get("who", "you")):
         lose_life(g, name, step["amount"])
 
 
-@op("gain_life", WHO, amount(required=True), does="each named player gains life")
+@op(
+    "gain_life",
+    WHO,
+    amount(required=True),
+    does="each named player gains life",
+    reads=Reading(harms=False, worth=_for_each_named(0.3, harms=False)),
+)
 def op_gain_life(g: GameState, ctx: Ctx, step: Step) -> None:
     for name in players_for(g, ctx, step.get("who", "you")):
         gain_life(g, name, step["amount"])
 
 
-@op("draw", WHO, amount(), does="draw cards (one unless amount says)")
+@op(
+    "draw",
+    WHO,
+    amount(),
+    does="draw cards (one unless amount says)",
+    reads=Reading(harms=False, worth=_for_each_named(1.6, harms=False)),
+)
 def op_draw(g: GameState, ctx: Ctx, step: Step) -> None:
     for name in players_for(g, ctx, step.get("who", "you")):
         n = step.get("amount", 1)
@@ -58,6 +120,7 @@ def op_draw(g: GameState, ctx: Ctx, step: Step) -> None:
     amount(required=True),
     asks=("scry", "scry_order"),
     does="scry N (CR 701.22)",
+    reads=Reading(harms=False, worth=per_amount(0.35)),
 )
 def op_scry(g: GameState, ctx: Ctx, step: Step) -> Gen:
     yield from scry(g, ctx.controller, step["amount"])
@@ -100,7 +163,15 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     g.note(f"{player} scries {n}: {len(stay)} on top, {len(bottom)} on the bottom", "CR 701.22a")
 
 
-@op("discard", WHO, amount(), asks=("discard",), does="discard cards of the player's choice")
+@op(
+    "discard",
+    WHO,
+    amount(),
+    asks=("discard",),
+    does="discard cards of the player's choice",
+    # A rough 0.5 a step (whatever the amount), a cost when it is one's own.
+    reads=Reading(harms=True, worth=lambda g, seat, step: -0.5 * _side(step, harms=True)),
+)
 def op_discard(g: GameState, ctx: Ctx, step: Step) -> Gen:
     for name in players_for(g, ctx, step.get("who", "you")):
         hand = g.player(name).hand
@@ -111,7 +182,8 @@ def op_discard(g: GameState, ctx: Ctx, step: Step) -> Gen:
             discard(g, o)
 
 
-@op("shuffle", does="shuffle your library")
+# Shuffling a library nobody has looked at changes nothing anyone knows.
+@op("shuffle", does="shuffle your library", reads=Reading(harms=False, worth=0.0))
 def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
     shuffle(g, ctx.controller)
 
@@ -121,12 +193,17 @@ def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
     Param("undercity", BOOL, help="Venture into Undercity instead (CR 701.49d)."),
     asks=("choose_dungeon", "choose_room"),
     does="venture into the dungeon (or into Undercity)",
+    reads=Reading(harms=False, worth=0.5),
 )
 def op_venture(g: GameState, ctx: Ctx, step: Step) -> Gen:
     yield from venture(g, ctx.controller, undercity=step.get("undercity", False))
 
 
-@op("take_initiative", does="you take the initiative (CR 725)")
+@op(
+    "take_initiative",
+    does="you take the initiative (CR 725)",
+    reads=Reading(harms=False, worth=0.5),
+)
 def op_take_initiative(g: GameState, ctx: Ctx, step: Step) -> None:
     take_initiative(g, ctx.controller)
 
@@ -137,6 +214,13 @@ def op_take_initiative(g: GameState, ctx: Ctx, step: Step) -> None:
     Param("then", ANY, required=True),
     asks=("yes_no",),  # and whatever its steps ask, each declared by its own operation
     data=False,
+    # "You may": its steps, done only when they help.
+    reads=Reading(
+        harms=lambda step: any(reading(s).hurts(s) for s in step["then"]),
+        worth=lambda g, seat, step: max(
+            0.0, sum(reading(s).value(g, seat, s) for s in step["then"])
+        ),
+    ),
 )
 def op_may(g: GameState, ctx: Ctx, step: Step) -> Gen:
     if (yield from yes_no(g, ctx.controller, step.get("prompt", "Do you want to?"))):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ops import TEXT, Param, op
+from .ops import TEXT, Param, Reading, op
 from .state import GameState, PendingTrigger
 
 TAKE_TEXT = "Whenever a player takes the initiative, that player ventures into Undercity."
@@ -62,6 +62,12 @@ def _trigger(g: GameState, controller: str, text: str, effect: list) -> None:
 
 
 # The third inherent trigger's effect: the attacking player, named when it triggered, takes it.
-@op("take_initiative_by", Param("player", TEXT, required=True), data=False)
+# The trigger is the holder's: to its controller, the initiative lost (take_initiative's 0.5).
+@op(
+    "take_initiative_by",
+    Param("player", TEXT, required=True),
+    data=False,
+    reads=Reading(harms=False, worth=-0.5),
+)
 def op_take_initiative_by(g: GameState, ctx: Any, step: dict[str, Any]) -> None:
     take_initiative(g, step["player"])

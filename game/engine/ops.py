@@ -10,6 +10,7 @@ with the `op` decorator: the shared ones in `effects.py`, a card's own beside th
         Param("amount", INT, required=True, minimum=0),
         asks=("scry", "scry_order"),
         does="scry N (CR 701.22)",
+        reads=Reading(harms=False, worth=per_amount(0.35)),
     )
     def op_scry(g: GameState, ctx: Ctx, step: Step) -> Gen: ...
 
@@ -19,6 +20,10 @@ steps against the parameters, the admin's step form (`dungeons/forms.py`) builds
 them, and the tables in docs/dungeons.md are generated from them (`vocabulary_doc.py`;
 tests/engine/test_vocabulary.py and tests/dungeons/test_vocabulary_form.py hold the doc and the
 form to the registry).
+
+Every operation also says what a step of it means to the computer (`reads`, a `Reading`: whom
+it hurts, roughly what it is worth), so the computer (`game/ai/`) keeps no table of operations
+of its own: it reads `reading(step)`. The declaration is refused without one.
 
 An operation that never asks a player anything (`asks` empty) is a plain function and runs as
 one; only an operation that may ask is a generator, run with `yield from`. The decorator refuses
@@ -32,7 +37,10 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 # Parameter types. The first six may appear in dungeon data (and so in the admin's form); ANY
 # is for card code only (a mapping of counters, a list of steps, a player's name chosen by code).
@@ -49,6 +57,10 @@ DATA_TYPES = (INT, TEXT, BOOL, WORDS, PAIR, TARGET)
 CASTING = ("choose_targets", "divide")
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+Step = dict[str, Any]  # {"op": NAME, ...parameters}
+# What a step is worth to `seat`, the player whose effect it is, in the position at hand.
+Worth = Callable[["GameState", str, Step], float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +125,50 @@ _TYPES: dict[str, tuple[tuple[type, ...], str]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """What a step of an operation means to the player whose effect it is, for the computer.
+
+    The engine never reads it; the computer reads nothing else about operations (docs/ai.md):
+
+    - `harms`: the step hurts what it names, so the computer aims its targets at the other
+      player's things (and a helpful step at its own). A bool, or a function of the step when
+      its parameters decide ("gets -4/-0" hurts, "gets +1/+1" helps).
+    - `worth`: roughly what the step is worth to that player, in the units of the computer's
+      position evaluation (a card in hand about 1.6, a 2/2 about 4, a point of life 0.3 to 1).
+      A number, or a function (game, seat, step) when the position decides (a +1/+1 counter is
+      worth something only with a creature of one's own). It values dungeon rooms.
+    - `damage`: the step's `amount` is damage dealt to what it names, so the computer aims it
+      where it kills.
+    """
+
+    harms: bool | Callable[[Step], bool]
+    worth: float | Worth
+    damage: bool = False
+
+    def hurts(self, step: Step) -> bool:
+        """Does this step hurt what it names?"""
+        return self.harms(step) if callable(self.harms) else self.harms
+
+    def value(self, g: GameState, seat: str, step: Step) -> float:
+        """What this step, of `seat`'s effect, is worth to `seat` now."""
+        return self.worth(g, seat, step) if callable(self.worth) else self.worth
+
+
+def amount_of(step: Step) -> int:
+    """How many a step counts: its `amount`, one when not given."""
+    return int(step.get("amount", 1))
+
+
+def per_amount(each: float) -> Worth:
+    """A worth of `each` for every one the step counts (every card drawn, every point gained)."""
+
+    def worth(g: GameState, seat: str, step: Step) -> float:
+        return each * amount_of(step)
+
+    return worth
+
+
+@dataclass(frozen=True, slots=True)
 class Op:
     """One operation: what it is called, what it takes, what it may ask, how it runs."""
 
@@ -123,6 +179,7 @@ class Op:
     does: str = ""  # what it does, for docs/dungeons.md
     data: bool = True  # dungeon rooms (and the admin) may use it; False: card code only
     module: str = ""  # where it is declared
+    reads: Reading | None = None  # what a step of it means to the computer; refused when None
 
     @property
     def data_params(self) -> tuple[Param, ...]:
@@ -160,6 +217,11 @@ def register(entry: Op) -> Op:
         for p in entry.data_params:
             if p.type not in DATA_TYPES:
                 raise ValueError(f"operation {entry.name!r}: {p.name} can't be in dungeon data")
+    if entry.reads is None:
+        raise ValueError(
+            f"operation {entry.name!r} needs `reads`, what a step of it means to the computer "
+            "(whom it hurts, roughly what it is worth)"
+        )
     REGISTRY[entry.name] = entry
     return entry
 
@@ -170,11 +232,12 @@ def op(
     asks: tuple[str, ...] = (),
     does: str = "",
     data: bool = True,
+    reads: Reading | None = None,
 ) -> Callable[[F], F]:
     """Declare the decorated function as operation `name` (see the module's docstring)."""
 
     def decorate(fn: F) -> F:
-        register(Op(name, fn, params, asks, does, data, fn.__module__))
+        register(Op(name, fn, params, asks, does, data, fn.__module__, reads))
         return fn
 
     return decorate
@@ -198,6 +261,13 @@ def load() -> dict[str, Op]:
     for name in _DECLARING:
         importlib.import_module(f"{__package__}.{name}")
     return REGISTRY
+
+
+def reading(step: Step) -> Reading:
+    """What `step` means to the computer: its operation's declared reading."""
+    entry = REGISTRY.get(step["op"]) or load()[step["op"]]
+    assert entry.reads is not None  # register refuses an operation without one
+    return entry.reads
 
 
 def data_ops() -> dict[str, Op]:

@@ -11,7 +11,7 @@ from .continuous import chars
 from .decisions import Decision, Option
 from .effects import Ctx, counter
 from .mana import parse_cost
-from .ops import TEXT, Param, op
+from .ops import TEXT, Param, Reading, op
 from .payment import can_pay, pay_mana
 from .state import GameState, PendingTrigger, StackItem
 
@@ -46,7 +46,14 @@ def becomes_target(g: GameState, item: StackItem) -> None:
 
 
 # Put on the stack by becomes_target above; no card or room names it.
-@op("ward", Param("cost", TEXT, required=True), asks=("pay_ward",), data=False)
+# To ward's controller: the opponent's spell countered or a cost paid.
+@op(
+    "ward",
+    Param("cost", TEXT, required=True),
+    asks=("pay_ward",),
+    data=False,
+    reads=Reading(harms=False, worth=0.5),
+)
 def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
     item = g.stack_item(ctx.event["item"])
     name = ctx.event["item_name"]

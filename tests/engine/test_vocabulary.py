@@ -15,7 +15,7 @@ from dungeons.official import official_dungeon_dicts
 from game.engine import ops, vocabulary_doc
 from game.engine.cards import CARDS
 from game.engine.dungeon import validate_dungeon_dict
-from game.engine.ops import INT, TEXT, Op, Param, op, step_problems
+from game.engine.ops import INT, TEXT, Op, Param, Reading, op, step_problems
 from game.scenario import run_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,6 +70,20 @@ def test_the_registry_refuses_a_declaration_whose_asks_and_function_disagree():
             return None
 
     assert "test_never_registered" not in ops.REGISTRY
+
+
+def test_every_operation_says_what_it_means_to_the_computer():
+    """The computer reads each operation's `Reading` (tests/ai/test_readings.py): an operation
+    without one is refused as it is declared, so none in the registry lacks one."""
+    with pytest.raises(ValueError, match="needs `reads`"):
+
+        @op("test_never_registered", does="nothing")
+        def _unread(g, ctx, step) -> None:
+            return None
+
+    assert "test_never_registered" not in ops.REGISTRY
+    unread = [name for name, entry in ops.load().items() if not isinstance(entry.reads, Reading)]
+    assert unread == []
 
 
 def _card_steps():

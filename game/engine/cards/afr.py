@@ -11,7 +11,7 @@ from ..choices import Gen, choose_objects
 from ..continuous import chars
 from ..decisions import Decision, Option
 from ..effects import token_def
-from ..ops import op
+from ..ops import Reading, op
 from ..zones import create_token, move, sacrifice
 from .conditions import (
     completed_a_dungeon,
@@ -25,7 +25,8 @@ VENTURE = {"op": "venture"}
 VENTURE_REMINDER = "(Enter the first room or advance to the next room.)"
 
 
-@op("dungeon_crawler_return", data=False)
+# A card back in hand, like a card drawn.
+@op("dungeon_crawler_return", data=False, reads=Reading(harms=False, worth=1.6))
 def _return_this_from_graveyard(g, ctx, step) -> None:
     """Dungeon Crawler: "you may return this card from your graveyard to your hand"."""
     obj = g.find(ctx.source_id) if ctx.source_id is not None else None
@@ -36,7 +37,8 @@ def _return_this_from_graveyard(g, ctx, step) -> None:
     g.note(f"{obj.owner} returns Dungeon Crawler from the graveyard to their hand")
 
 
-@op("acererak_return_to_hand", data=False)
+# Acererak goes back to be cast again; its venture is a step of its own.
+@op("acererak_return_to_hand", data=False, reads=Reading(harms=False, worth=0.0))
 def _acererak_return(g, ctx, step) -> None:
     """Acererak: "return Acererak to its owner's hand" (before it ventures)."""
     src = ctx.source(g)
@@ -45,7 +47,13 @@ def _acererak_return(g, ctx, step) -> None:
         g.note(f"{src.name} is returned to its owner's hand")
 
 
-@op("acererak_attack", asks=("unless", "sacrifice"), data=False)
+# A Zombie, or a creature of the opponent's gone.
+@op(
+    "acererak_attack",
+    asks=("unless", "sacrifice"),
+    data=False,
+    reads=Reading(harms=False, worth=2.0),
+)
 def _acererak_attack(g, ctx, step) -> Gen:
     """For each opponent, create a 2/2 black Zombie unless that player sacrifices a creature."""
     for opp in [p for p in g.apnap() if p != ctx.controller]:

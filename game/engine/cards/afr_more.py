@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..carddef import Static, TargetSpec, Triggered, activated, card, loyalty
 from ..choices import Gen, choose_objects
 from ..effects import gain_life
-from ..ops import op
+from ..ops import Reading, op
 from ..state import ContinuousEffect
 from ..zones import move, put_onto_battlefield
 from .conditions import completed_a_dungeon, you_completed
@@ -26,7 +26,7 @@ def _enchanted_is_red(g, src) -> bool:
     return host is not None and "R" in host.card.colors
 
 
-@op("ray_of_frost_tap", data=False)
+@op("ray_of_frost_tap", data=False, reads=Reading(harms=True, worth=0.5))
 def _ray_tap(g, ctx, step) -> None:
     src = ctx.source(g)
     host = g.permanent(src.attached_to) if src is not None and src.attached_to else None
@@ -40,7 +40,8 @@ def _ray_red_now(g, player, src=None) -> bool:
     return src is not None and src.zone == "battlefield" and _enchanted_is_red(g, src)
 
 
-@op("ellywick_look", asks=("choose_card",), data=False)
+# Most often a creature card to hand.
+@op("ellywick_look", asks=("choose_card",), data=False, reads=Reading(harms=False, worth=1.6))
 def _ellywick_look(g, ctx, step) -> Gen:
     """Look at the top six; you may reveal a creature card and put it into your hand (3 life if
     legendary); the rest go on the bottom in a random order."""
@@ -85,7 +86,8 @@ ELLYWICK_EMBLEM = Static(
 )
 
 
-@op("ellywick_emblem", data=False)
+# An emblem that makes every creature a threat for the rest of the game.
+@op("ellywick_emblem", data=False, reads=Reading(harms=False, worth=5.0))
 def _ellywick_emblem(g, ctx, step) -> None:
     # The emblem's timestamp is when it is created (CR 613.7d): its abilities apply after an
     # earlier "loses all abilities" (Ray of Frost) and before a later one.
@@ -94,7 +96,15 @@ def _ellywick_emblem(g, ctx, step) -> None:
     g.note(f"{ctx.controller} gets an emblem: {ELLYWICK_EMBLEM.text}", "CR 114.1")
 
 
-@op("barrowin_return", asks=("choose_card",), data=False)
+# A creature back onto the battlefield, once a dungeon is completed.
+@op(
+    "barrowin_return",
+    asks=("choose_card",),
+    data=False,
+    reads=Reading(
+        harms=False, worth=lambda g, seat, step: 3.0 if g.player(seat).completed else 0.0
+    ),
+)
 def _barrowin_return(g, ctx, step) -> Gen:
     """Return up to one creature card with mana value 3 or less from your graveyard to the
     battlefield if you've completed a dungeon (checked as the ability resolves)."""

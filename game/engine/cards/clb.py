@@ -9,7 +9,7 @@ from ..choices import Gen, choose_objects, yes_no
 from ..continuous import chars
 from ..effects import deal_damage, objects_for
 from ..effects_permanents import op_explore, op_modify, op_return_to_battlefield
-from ..ops import CASTING, op
+from ..ops import CASTING, Reading, op
 from ..state import ContinuousEffect
 from ..zones import move
 from .conditions import you_completed, you_have_the_initiative
@@ -22,7 +22,7 @@ def _enters_take(text: str = TAKE_TEXT) -> Triggered:
     return Triggered("self_enters", [TAKE], text)
 
 
-@op("white_plume_untap", asks=("untap",), data=False)
+@op("white_plume_untap", asks=("untap",), data=False, reads=Reading(harms=False, worth=0.5))
 def _white_plume_untap(g, ctx, step) -> Gen:
     """Untap a creature you control; if you've completed a dungeon, untap all of them."""
     me = ctx.controller
@@ -38,7 +38,8 @@ def _white_plume_untap(g, ctx, step) -> Gen:
         g.note(f"{me} untaps {o.name}")
 
 
-@op("trailblazers_torch_blockers", data=False)
+# 2 damage to each creature blocking: it names no target, the blockers are the opponent's.
+@op("trailblazers_torch_blockers", data=False, reads=Reading(harms=False, worth=1.0))
 def _torch_blockers(g, ctx, step) -> None:
     """Whenever equipped creature becomes blocked, it deals 2 damage to each creature blocking
     it (the equipped creature is the source)."""
@@ -66,7 +67,13 @@ def _adventurer_mana(g, obj):
     return ("G", 6 if g.player(obj.controller).completed else 2)
 
 
-@op("sarevoks_tome_dig", asks=("yes_no", *CASTING), data=False)
+# A spell cast for free.
+@op(
+    "sarevoks_tome_dig",
+    asks=("yes_no", *CASTING),
+    data=False,
+    reads=Reading(harms=False, worth=3.0),
+)
 def _tome_dig(g, ctx, step) -> Gen:
     """Exile cards from the top until a nonland card; you may cast it without paying its mana
     cost."""
@@ -88,7 +95,8 @@ def _tome_dig(g, ctx, step) -> Gen:
         yield from cast_spell(g, me, found, free=True)
 
 
-@op("caves_of_chaos_exile", data=False)
+# A card to play this turn, like Runestone Caverns' (exile_top_may_play).
+@op("caves_of_chaos_exile", data=False, reads=Reading(harms=False, worth=1.2))
 def _caves_exile(g, ctx, step) -> None:
     """Exile the top card; you may play it this turn — without paying its mana cost if you had
     completed a dungeon as it was exiled (CLB Release Notes)."""
@@ -106,7 +114,8 @@ def _caves_exile(g, ctx, step) -> None:
     )
 
 
-@op("rilsa_rael", data=False)
+# Its target is a creature of one's own, made better (like "gets +X/+Y").
+@op("rilsa_rael", data=False, reads=Reading(harms=False, worth=0.7))
 def _rilsa(g, ctx, step) -> None:
     op_modify(g, ctx, {"op": "modify", "target": 0, "keywords": ["deathtouch"]})
     if g.player(ctx.controller).completed:
@@ -117,7 +126,12 @@ def _rilsa(g, ctx, step) -> None:
         )
 
 
-@op("seasoned_dungeoneer", asks=("yes_no",), data=False)
+@op(
+    "seasoned_dungeoneer",
+    asks=("yes_no",),
+    data=False,
+    reads=Reading(harms=False, worth=0.7),
+)
 def _dungeoneer(g, ctx, step) -> Gen:
     for o in objects_for(g, ctx, {"target": 0}):
         g.effects.append(
@@ -133,7 +147,8 @@ def _dungeoneer(g, ctx, step) -> Gen:
     yield from op_explore(g, ctx, {"op": "explore", "target": 0})
 
 
-@op("from_the_catacombs", data=False)
+# A creature card back onto the battlefield (as return_to_battlefield).
+@op("from_the_catacombs", data=False, reads=Reading(harms=False, worth=3.0))
 def _catacombs(g, ctx, step) -> None:
     op_return_to_battlefield(
         g,

@@ -9,7 +9,7 @@ from ..choices import Gen
 from ..decisions import Decision, Option
 from ..effects import Ctx
 from ..effects_players import amount
-from ..ops import BOOL, CASTING, TEXT, Param, op
+from ..ops import BOOL, CASTING, TEXT, Param, Reading, op, per_amount
 from ..state import GameState
 from ..zones import draw, move
 
@@ -26,6 +26,7 @@ from ..zones import draw, move
     Param("free", BOOL, card_only=True),
     does="Runestone Caverns: exile the top cards; you may play them (until end_of_turn, "
     "end_of_next_turn or end_of_game)",
+    reads=Reading(harms=False, worth=per_amount(1.2)),  # nearly a card drawn, each
 )
 def op_exile_top_may_play(g: GameState, ctx: Ctx, step: Step) -> None:
     """Exile the top N cards; you may play them. Runestone Caverns states no duration, so the
@@ -51,6 +52,7 @@ def op_exile_top_may_play(g: GameState, ctx: Ctx, step: Step) -> None:
     asks=("cast_free", *CASTING),
     does="Mad Wizard's Lair: draw and reveal; you may cast one of them without paying its "
     "mana cost",
+    reads=Reading(harms=False, worth=5.0),  # three cards and a spell cast for free
 )
 def op_draw_reveal_cast_free(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Mad Wizard's Lair: draw three cards and reveal them; you may cast one of them without

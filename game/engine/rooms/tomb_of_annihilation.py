@@ -9,7 +9,7 @@ from ..continuous import chars
 from ..decisions import Decision, Option
 from ..effects import Ctx, lose_life, players_for
 from ..effects_players import WHO, amount
-from ..ops import TEXT, WORDS, Param, op
+from ..ops import TEXT, WORDS, Param, Reading, amount_of, op
 from ..state import GameState, Obj
 from ..zones import discard, sacrifice
 
@@ -20,6 +20,20 @@ TYPES = Param(
     choices=TYPE_WORDS,
     help="Card types, comma-separated (Artifact, Creature, Land unless given).",
 )
+
+
+def _unless_worth(g: GameState, seat: str, step: Step) -> float:
+    """Each player pays or loses the life: the one with more cards in hand pays more easily."""
+    opp = g.opponent(seat)
+    more = len(g.player(opp).hand) < len(g.player(seat).hand)
+    return 0.2 * amount_of(step) * (1 if more else -1)
+
+
+def _oubliette_worth(g: GameState, seat: str, step: Step) -> float:
+    """Oubliette costs its controller a card and a permanent of each type: cheap with fewer
+    permanents than the opponent (little left to lose, and its short path completes the dungeon
+    sooner), dear with more."""
+    return 0.5 * (len(g.controlled(g.opponent(seat))) - len(g.controlled(seat)))
 
 
 @op(
@@ -37,6 +51,7 @@ TYPES = Param(
     asks=("unless", "discard", "sacrifice"),
     does='"each player loses N life unless they discard a card / sacrifice an artifact, a '
     'creature, or a land" — choices in APNAP order, then all results at once',
+    reads=Reading(harms=True, worth=_unless_worth),
 )
 def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """ "Each player loses N life unless they [discard a card / sacrifice …]" (Veils of Fear,
@@ -89,6 +104,7 @@ def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
     asks=("discard", "sacrifice"),
     does="Oubliette: discard a card and sacrifice one permanent of each type, each a "
     "different permanent",
+    reads=Reading(harms=False, worth=_oubliette_worth),
 )
 def op_discard_and_sacrifice_each(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Oubliette: discard a card and sacrifice an artifact, a creature, and a land. One permanent

@@ -7,7 +7,7 @@ from ..carddef import Step
 from ..choices import Gen, choose_objects
 from ..decisions import Decision, Option
 from ..effects import Ctx
-from ..ops import INT, Param, op
+from ..ops import INT, Param, Reading, op
 from ..state import ContinuousEffect, GameState
 from ..zones import move, put_onto_battlefield, shuffle
 
@@ -16,6 +16,7 @@ from ..zones import move, put_onto_battlefield, shuffle
     "search_basic_land_to_hand",
     asks=("search",),
     does="Secret Entrance: search for a basic land, reveal it, put it into your hand, shuffle",
+    reads=Reading(harms=False, worth=1.0),
 )
 def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Secret Entrance: search for a basic land card, reveal it, put it into your hand, then
@@ -44,6 +45,7 @@ def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
     asks=("choose_card",),
     does="Throne of the Dead Three: reveal the top cards, put a creature card among them onto "
     "the battlefield with +1/+1 counters and hexproof until your next turn, shuffle",
+    reads=Reading(harms=False, worth=5.0),  # most often a big creature for free
 )
 def op_throne_of_the_dead_three(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Reveal the top ten; put a creature card from among them onto the battlefield with three
