@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from dungeons.mapdraw import map_macro
 from game import services
+from game.engine.kinds import PRIORITY
 from game.models import Game, Player
 from game.runtime import templating
 
@@ -108,7 +109,7 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
     top_seat = next(v for v in seat_views if v.pk != bottom_seat.pk)
     snap = Snapshot(view, None, None, dict(tl.engine.state.dungeons), [], "", names)
     pending = view["pending"]
-    holder = pending["player"] if pending and pending["kind"] == "priority" else None
+    holder = pending["player"] if pending and pending["kind"] == PRIORITY else None
     top, bottom = (side(game, s, snap, {}, holder) for s in (top_seat, bottom_seat))
     start, stop = tl.new_lines(at)
     lines = tl.log(at)

@@ -8,6 +8,7 @@ from .cards.base import KEYWORDS, Step
 from .choices import Gen, yes_no
 from .effects import Ctx, counter, deal_damage, objects_for, targets_of, token_def
 from .effects_players import amount
+from .kinds import YES_NO
 from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, op
 from .state import ContinuousEffect, GameState
 from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
@@ -170,7 +171,7 @@ def op_goad(g: GameState, ctx: Ctx, step: Step) -> None:
         g.note(f"{ctx.controller} goads {o.name}", "CR 701.15a")
 
 
-@op("explore", TARGET_PARAM, asks=("yes_no",), does="the creature explores (CR 701.44)")
+@op("explore", TARGET_PARAM, asks=(YES_NO,), does="the creature explores (CR 701.44)")
 def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
     """Explore (CR 701.44): reveal the top card; a land goes to hand, otherwise a +1/+1
     counter and the card may go to the graveyard."""

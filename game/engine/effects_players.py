@@ -6,6 +6,7 @@ from .cards.base import Step
 from .choices import Gen, choose_objects, yes_no
 from .decisions import Decision, Option
 from .effects import Ctx, gain_life, lose_life, players_for, run_steps
+from .kinds import CHOOSE_DUNGEON, CHOOSE_ROOM, DISCARD, SCRY, SCRY_ORDER, YES_NO
 from .ops import ANY, BOOL, INT, TARGET, TEXT, Param, op
 from .state import GameState
 from .zones import discard, draw, shuffle
@@ -54,7 +55,7 @@ def op_draw(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "scry",
     amount(required=True),
-    asks=("scry", "scry_order"),
+    asks=(SCRY, SCRY_ORDER),
     does="scry N (CR 701.22)",
 )
 def op_scry(g: GameState, ctx: Ctx, step: Step) -> Gen:
@@ -71,7 +72,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     options = [Option(f"o{o.id}", o.name, (o.id,)) for o in top]
     d = Decision(
         player,
-        "scry",
+        SCRY,
         f"Scry {n}: choose the cards to put on the bottom of your library",
         options,
         multi=True,
@@ -87,7 +88,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     if len(stay) > 1:
         opts = [Option(f"o{o.id}", o.name, (o.id,)) for o in stay]
         d2 = Decision(
-            player, "scry_order", "Order the cards on top (first = top)", opts, ordered=True
+            player, SCRY_ORDER, "Order the cards on top (first = top)", opts, ordered=True
         )
         order = yield d2
         by = {f"o{o.id}": o for o in stay}
@@ -98,12 +99,12 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     g.note(f"{player} scries {n}: {len(stay)} on top, {len(bottom)} on the bottom", "CR 701.22a")
 
 
-@op("discard", WHO, amount(), asks=("discard",), does="discard cards of the player's choice")
+@op("discard", WHO, amount(), asks=(DISCARD,), does="discard cards of the player's choice")
 def op_discard(g: GameState, ctx: Ctx, step: Step) -> Gen:
     for name in players_for(g, ctx, step.get("who", "you")):
         hand = g.player(name).hand
         chosen = yield from choose_objects(
-            g, name, list(hand), step.get("amount", 1), "Choose a card to discard", "discard"
+            g, name, list(hand), step.get("amount", 1), "Choose a card to discard", DISCARD
         )
         for o in chosen:
             discard(g, o)
@@ -117,7 +118,7 @@ def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "venture",
     Param("undercity", BOOL, help="Venture into Undercity instead (CR 701.49d)."),
-    asks=("choose_dungeon", "choose_room"),
+    asks=(CHOOSE_DUNGEON, CHOOSE_ROOM),
     does="venture into the dungeon (or into Undercity)",
 )
 def op_venture(g: GameState, ctx: Ctx, step: Step) -> Gen:
@@ -137,7 +138,7 @@ def op_take_initiative(g: GameState, ctx: Ctx, step: Step) -> None:
     "may",
     Param("prompt", TEXT),
     Param("then", ANY, required=True),
-    asks=("yes_no",),  # and whatever its steps ask, each declared by its own operation
+    asks=(YES_NO,),  # and whatever its steps ask, each declared by its own operation
     data=False,
 )
 def op_may(g: GameState, ctx: Ctx, step: Step) -> Gen:

@@ -10,6 +10,7 @@ from .choices import Gen
 from .continuous import chars
 from .decisions import Decision, Option
 from .effects import Ctx, counter
+from .kinds import PAY_WARD
 from .mana import parse_cost
 from .ops import TEXT, Param, op
 from .payment import can_pay, pay_mana
@@ -46,7 +47,7 @@ def becomes_target(g: GameState, item: StackItem) -> None:
 
 
 # Put on the stack by becomes_target above; no card or room names it.
-@op("ward", Param("cost", TEXT, required=True), asks=("pay_ward",), data=False)
+@op("ward", Param("cost", TEXT, required=True), asks=(PAY_WARD,), data=False)
 def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
     item = g.stack_item(ctx.event["item"])
     name = ctx.event["item_name"]
@@ -62,7 +63,7 @@ def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
         note = " (it can't be countered, so it resolves anyway)" if item.cant_be_countered else ""
         answer = yield Decision(
             payer,
-            "pay_ward",
+            PAY_WARD,
             f"Pay {cost_text} or {name} is countered (ward){note}",
             [
                 Option("pay", f"Pay {cost_text}", former=(f"pay {cost_text}",)),

@@ -8,6 +8,7 @@ from ..choices import Gen
 from ..decisions import Decision, Option
 from ..effects import Ctx
 from ..effects_players import amount
+from ..kinds import CAST_FREE
 from ..ops import BOOL, CASTING, TEXT, Param, op
 from ..state import GameState
 from ..zones import draw, move
@@ -47,7 +48,7 @@ def op_exile_top_may_play(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "draw_reveal_cast_free",
     amount(),
-    asks=("cast_free", *CASTING),
+    asks=(CAST_FREE, *CASTING),
     does="Mad Wizard's Lair: draw and reveal; you may cast one of them without paying its "
     "mana cost",
 )
@@ -77,7 +78,7 @@ def op_draw_reveal_cast_free(g: GameState, ctx: Ctx, step: Step) -> Gen:
         return
     options.append(Option("none", "don't cast"))
     answer = yield Decision(
-        me, "cast_free", "You may cast one of them without paying its mana cost", options
+        me, CAST_FREE, "You may cast one of them without paying its mana cost", options
     )
     if answer == "none":
         return
