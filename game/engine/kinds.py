@@ -431,7 +431,7 @@ CHOOSE_DUNGEON = kind(
 )
 CHOOSE_ROOM = kind(
     "choose_room",
-    asks="which room to move the venture marker into, at a fork (CR 309.5a)",
+    asks="which room to move the venture marker into, at a fork (CR 701.49b)",
     shape=ONE,
     layout="rooms",
     answer="the room's name",
