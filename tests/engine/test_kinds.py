@@ -114,10 +114,7 @@ def _kinds_named(tree: ast.Module, constants: dict[str, str]) -> list[tuple[int,
                     found += [(node.lineno, e) for e in k.value.elts]
     out = []
     for line, expr in found:
-        if isinstance(expr, ast.IfExp):
-            exprs = [expr.body, expr.orelse]
-        else:
-            exprs = [expr]
+        exprs = [expr.body, expr.orelse] if isinstance(expr, ast.IfExp) else [expr]
         for e in exprs:
             if isinstance(e, ast.Constant) and isinstance(e.value, str):
                 out.append((line, e.value))
