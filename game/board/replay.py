@@ -184,7 +184,7 @@ def _event(tl: services.Timeline, at: int, names: dict[str, str]) -> str:
     kind = a.kind.replace("_", " ")
     if a.label is None:
         return f"{who} made a choice ({kind}); what it did is in the log."
-    return f"{who}: {a.label}" + ("" if a.kind in ("priority", "concede") else f" ({kind})")
+    return f"{who}: {a.label}" + ("" if a.kind in (PRIORITY, "concede") else f" ({kind})")
 
 
 def _deciding(pending: dict[str, Any] | None, names: dict[str, str]) -> str:
