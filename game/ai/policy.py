@@ -17,6 +17,7 @@ from collections.abc import Callable
 from game.engine.cards import CARDS
 from game.engine.decisions import Decision, Option
 from game.engine.game import Engine
+from game.engine.kinds import KINDS
 from game.engine.state import GameState
 
 from .answers import Answer, safe_answer, valid_subset
@@ -26,14 +27,6 @@ from .priority import PriorityRules
 from .rooms import best_dungeon, room_score
 from .rules import colors_needed, is_creature
 from .targets import TargetRules
-
-# The kinds of decision that choose among objects (engine/choices.py, choose_objects): the
-# things chosen are lost in the first group (so the least valuable are chosen), kept or
-# gained in the second (the most valuable). Kinds without an `on_<kind>` method are listed here
-# (tests/ai/test_decisions.py checks every kind the engine asks has a rule).
-LOSING_KINDS = frozenset({"sacrifice", "discard", "tap_cost", "escape_exile", "mulligan_bottom"})
-GAINING_KINDS = frozenset({"choose_card", "legend_rule", "untap"})
-OBJECT_KINDS = LOSING_KINDS | GAINING_KINDS
 
 # Tests set this to see a rule of thumb's error instead of the safe answer that hides it.
 STRICT = False
@@ -45,12 +38,13 @@ class Policy(PriorityRules, CombatRules, TargetRules):
         d = game.pending
         assert d is not None and d.player == self.seat
         g = game.state
-        handler: Callable[[GameState, Decision], Answer] = getattr(
-            self, "on_" + d.kind, self.on_other
-        )
         with g.reading():
             try:
-                answer = handler(g, d)
+                # The kind's rule, as the registry names it (game/engine/kinds.py, `computer`).
+                rule: Callable[[GameState, Decision], Answer] = getattr(
+                    self, KINDS[d.kind].computer
+                )
+                answer = rule(g, d)
                 d.validate(self.seat, answer)
             except Exception:
                 if STRICT:
@@ -164,21 +158,32 @@ class Policy(PriorityRules, CombatRules, TargetRules):
     def on_order_triggers(self, g: GameState, d: Decision) -> Answer:
         return [o.id for o in d.options]
 
-    def on_other(self, g: GameState, d: Decision) -> Answer:
-        """choose_objects kinds (sacrifice, discard, choose_card, legend_rule, …) and anything
-        new: the least valuable things are given up, the most valuable ones taken."""
-        if d.ordered:
-            return [o.id for o in d.options]
-        if all(o.id.startswith("o") and o.objs for o in d.options):
-            losing = d.kind in LOSING_KINDS
-            scored = sorted(
-                d.options, key=lambda o: (self._obj_value(g, o.objs[0]), o.id), reverse=not losing
-            )
-            if not d.multi:
-                return scored[0].id
-            n = d.min_count if losing else d.max_count
-            return valid_subset(d, [o.id for o in scored[:n]]) if n else []
+    # choices among objects (engine/choices.py, choose_objects), and the rest -----------------
+    def choose_least_valuable(self, g: GameState, d: Decision) -> Answer:
+        """What is chosen is lost (discard, sacrifice, a cost): the least valuable, as few as
+        allowed."""
+        return self._by_value(g, d, losing=True)
+
+    def choose_most_valuable(self, g: GameState, d: Decision) -> Answer:
+        """What is chosen is kept or gained (a card to take, the legend to keep): the most
+        valuable, as many as allowed."""
+        return self._by_value(g, d, losing=False)
+
+    def choose_safely(self, g: GameState, d: Decision) -> Answer:
+        """No judgement needed: pass, keep, don't, or the first option (the usual division of
+        combat damage is listed first)."""
         return safe_answer(d)
+
+    def _by_value(self, g: GameState, d: Decision, *, losing: bool) -> Answer:
+        if d.ordered or not all(o.id.startswith("o") and o.objs for o in d.options):
+            return safe_answer(d)
+        scored = sorted(
+            d.options, key=lambda o: (self._obj_value(g, o.objs[0]), o.id), reverse=not losing
+        )
+        if not d.multi:
+            return scored[0].id
+        n = d.min_count if losing else d.max_count
+        return valid_subset(d, [o.id for o in scored[:n]]) if n else []
 
     def _obj_value(self, g: GameState, oid: int) -> float:
         obj = g.find(oid)

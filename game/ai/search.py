@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from game.engine import kinds
 from game.engine.decisions import Decision, IllegalAnswer
 from game.engine.game import Engine
 
@@ -38,16 +39,16 @@ MAX_CANDIDATES = 5
 ROLLOUT_DECISIONS = 300  # a sampled game stops here even if the turn hasn't ended
 SEARCHED = frozenset(
     {
-        "priority",
-        "declare_attackers",
-        "declare_blockers",
-        "choose_targets",
-        "choose_room",
-        "choose_dungeon",
-        "unless",
-        "yes_no",
-        "divide",
-        "cast_free",
+        kinds.PRIORITY,
+        kinds.DECLARE_ATTACKERS,
+        kinds.DECLARE_BLOCKERS,
+        kinds.CHOOSE_TARGETS,
+        kinds.CHOOSE_ROOM,
+        kinds.CHOOSE_DUNGEON,
+        kinds.UNLESS,
+        kinds.YES_NO,
+        kinds.DIVIDE,
+        kinds.CAST_FREE,
     }
 )
 
@@ -116,7 +117,7 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
                 return
             out.append(answer)
 
-    if d.kind == "priority":
+    if d.kind == kinds.PRIORITY:
         options = [o for o in d.options if o.data != "mana"]
         real = [o for o in options if o.id != "pass"]
         if not real:
@@ -137,7 +138,7 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
             seen_labels.add(o.label)
             add(o.id)
         return out
-    if d.kind == "declare_attackers":
+    if d.kind == kinds.DECLARE_ATTACKERS:
         ids = [o.id for o in d.options if ":" not in o.id]
         chosen = set(medium) if isinstance(medium, list) else set()
         add([])
@@ -148,7 +149,7 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
             if i not in chosen:
                 add(sorted(chosen | {i}))
         return out
-    if d.kind == "declare_blockers":
+    if d.kind == kinds.DECLARE_BLOCKERS:
         chosen = list(medium) if isinstance(medium, list) else []
         add([])
         for i in chosen:

@@ -20,6 +20,7 @@ from django.conf import settings
 
 from dungeons.maplayout import DungeonMap, layout
 from game import services
+from game.engine.kinds import KINDS, PRIORITY
 from game.models import Game, Player, Seat
 
 from . import memos, query, sides, snapshot
@@ -99,7 +100,7 @@ def _started(
     pending = view["pending"]
     # Who holds priority right now: only while a priority decision is pending (during the
     # resolution of a spell or ability nobody does, whatever the state last recorded).
-    holder = pending["player"] if pending and pending.get("kind") == "priority" else None
+    holder = pending["player"] if pending and pending.get("kind") == PRIORITY else None
     # The viewer sits at the bottom; a spectator sees the host at the bottom.
     bottom = my_seat or seats[0]
     top = next(s for s in seats if s.pk != bottom.pk)
@@ -145,13 +146,13 @@ def _choice_maps(snap: Snapshot) -> tuple[DungeonMap, ...]:
     """The choice of a dungeon: every option's full map, side by side (buttons for the viewer
     who chooses; read-only for the other seat, whose choice is public)."""
     prompt = snap.prompt
-    if prompt is not None and prompt.kind == "choose_dungeon":
+    if prompt is not None and prompt.layout == "dungeons":
         return tuple(
             layout(snap.dungeons[o.label], card_option=o.id)
             for o in prompt.options
             if o.label in snap.dungeons
         )
-    if snap.public_choice and snap.public_choice[0] == "choose_dungeon":
+    if snap.public_choice and KINDS[snap.public_choice[0]].layout == "dungeons":
         return tuple(
             layout(snap.dungeons[label])
             for label in snap.public_choice[1]
@@ -163,7 +164,7 @@ def _choice_maps(snap: Snapshot) -> tuple[DungeonMap, ...]:
 def _room_choice_map(snap: Snapshot, my_seat: SeatView | None) -> DungeonMap | None:
     """The viewer's fork: chosen on the map itself, drawn full size in the prompt."""
     prompt = snap.prompt
-    if prompt is None or prompt.kind != "choose_room" or my_seat is None:
+    if prompt is None or prompt.layout != "rooms" or my_seat is None:
         return None
     dungeon = snap.view["players"][my_seat.engine_name]["dungeon"]
     spec = snap.dungeons.get(dungeon["name"]) if dungeon else None

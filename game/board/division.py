@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from game.engine.kinds import KINDS
+
 from .viewmodel import Division, Recipient
 
 if TYPE_CHECKING:
@@ -15,13 +17,11 @@ if TYPE_CHECKING:
 
     from .whose import Owned
 
-KIND = "assign_combat_damage"
-
 
 def division(d: Decision, owners: dict[str, Owned], names: dict[str, str]) -> Division | None:
     """The decision as amounts per recipient, or None (another kind, or options that do not
     read as divisions: the list alone is shown)."""
-    if d.kind != KIND or not d.options:
+    if KINDS[d.kind].layout != "division" or not d.options:
         return None
     shares: list[tuple[int, ...]] = []
     for o in d.options:

@@ -9,6 +9,14 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from game.engine.kinds import (
+    ASSIGN_COMBAT_DAMAGE,
+    ASSIGN_COMBAT_DAMAGE_PART,
+    DIVIDE,
+    PRIORITY,
+    layout_of,
+)
+
 from .text import pick_label
 from .viewmodel import Division, Option, Prompt
 
@@ -21,10 +29,10 @@ ObjActions = dict[int, tuple[Option, ...]]
 _NUMBERED = re.compile(r" #\d+$")  # the suffix that tells identical options apart
 # Decisions whose options are read as a whole (a division of damage among several objects):
 # shown in the prompt only, not as a button on the first object each names.
-LIST_ONLY = frozenset({"divide", "assign_combat_damage", "assign_combat_damage_part"})
+LIST_ONLY = frozenset({DIVIDE, ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART})
 # Decisions whose first option is the usual answer (combat damage: lethal damage to each blocker
 # in order, the rest to the last one), said so on it; it is not styled as recommended.
-USUAL_FIRST = frozenset({"assign_combat_damage"})
+USUAL_FIRST = frozenset({ASSIGN_COMBAT_DAMAGE})
 
 
 def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | None = None) -> Prompt:
@@ -50,7 +58,7 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
             )
         )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
-    if d.kind == "priority":
+    if d.kind == PRIORITY:
         alike = {o_id: owned.alike for o_id, owned in owners.items() if owned.alike}
         options = _unnumbered(options, alike)
         for o in options:
@@ -71,8 +79,12 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         options = [replace(o, key=keys.get(o.id, "")) for o in options]
     else:
         options = _with_keys(options)
+    layout = layout_of(d.kind, d.multi)
+    if layout == "division" and split is None:
+        layout = "buttons"  # options that do not read as amounts: the list alone (division.py)
     return Prompt(
         kind=d.kind,
+        layout=layout,
         text=d.prompt,
         options=tuple(options),
         pass_options=tuple(groups["pass"]),
@@ -138,7 +150,7 @@ def obj_actions(prompt: Prompt | None) -> ObjActions:
             cost = _NUMBERED.sub("", o.label.split(": ", 1)[-1])
             short = "tap" if cost == "{T}" else cost
             o = replace(o, short=short, text=f"{cost}: add its mana to your pool now")
-        elif prompt.kind != "priority":  # on the card itself its name goes without saying
+        elif prompt.kind != PRIORITY:  # on the card itself its name goes without saying
             o = replace(o, short=pick_label(prompt.kind, o.display))
         found.setdefault(o.objs[0], []).append(o)
     if prompt.multi:

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from dungeons.mapdraw import map_macro
 from game import services
+from game.engine.kinds import PRIORITY
 from game.models import Game, Player
 from game.runtime import templating
 
@@ -108,7 +109,7 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
     top_seat = next(v for v in seat_views if v.pk != bottom_seat.pk)
     snap = Snapshot(view, None, None, dict(tl.engine.state.dungeons), [], "", names)
     pending = view["pending"]
-    holder = pending["player"] if pending and pending["kind"] == "priority" else None
+    holder = pending["player"] if pending and pending["kind"] == PRIORITY else None
     top, bottom = (side(game, s, snap, {}, holder) for s in (top_seat, bottom_seat))
     start, stop = tl.new_lines(at)
     lines = tl.log(at)
@@ -183,7 +184,7 @@ def _event(tl: services.Timeline, at: int, names: dict[str, str]) -> str:
     kind = a.kind.replace("_", " ")
     if a.label is None:
         return f"{who} made a choice ({kind}); what it did is in the log."
-    return f"{who}: {a.label}" + ("" if a.kind in ("priority", "concede") else f" ({kind})")
+    return f"{who}: {a.label}" + ("" if a.kind in (PRIORITY, "concede") else f" ({kind})")
 
 
 def _deciding(pending: dict[str, Any] | None, names: dict[str, str]) -> str:

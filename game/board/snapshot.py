@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from game.engine.kinds import PRIORITY
 from game.engine.stops import destination
 
 from . import whose
@@ -42,7 +43,7 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
     if d is not None and my_seat is not None and d.player == me:
         owners = whose.owners(engine.state, d, my_seat.engine_name, names)
         prompt = prompt_of(d, owners, division(d, owners, names))
-        if d.kind == "priority":
+        if d.kind == PRIORITY:
             pass_words = destination(
                 engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control
             )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import re
 
+from game.engine import kinds
+
 STEP_LABELS = {
     "untap": "Untap",
     "upkeep": "Upkeep",
@@ -25,43 +27,19 @@ STEP_ORDER = tuple(STEP_LABELS)
 # The decisions made before the first turn begins (CR 103): the top bar names them instead of a
 # step of a turn that has not started.
 PREGAME_KINDS = {
-    "play_or_draw": "Choosing who plays first",
-    "mulligan": "Mulligans",
-    "mulligan_bottom": "Mulligans",
+    kinds.PLAY_OR_DRAW: "Choosing who plays first",
+    kinds.MULLIGAN: "Mulligans",
+    kinds.MULLIGAN_BOTTOM: "Mulligans",
 }
 
-# What the other seat is told about a decision it can't see ("Bob is choosing a room").
-WAITING_TEXT = {
-    "priority": "has priority",
-    "play_or_draw": "is choosing whether to play or draw",
-    "mulligan": "is deciding whether to keep their hand",
-    "mulligan_bottom": "is choosing cards to put on the bottom",
-    "choose_dungeon": "is choosing a dungeon",
-    "choose_room": "is choosing a room",
-    "choose_targets": "is choosing targets",
-    "declare_attackers": "is declaring attackers",
-    "declare_blockers": "is declaring blockers",
-    "pay_ward": "is deciding whether to pay for ward",
-    "unless": "is deciding whether to pay",
-    "yes_no": "is making a choice",
-    "scry": "is scrying",
-    "scry_order": "is scrying",
-    "discard": "is choosing a card to discard",
-    "sacrifice": "is choosing what to sacrifice",
-    "search": "is searching their library",
-    "divide": "is dividing damage",
-    "choose_color": "is choosing a color",
-    "cast_free": "is choosing a card to cast",
-    "order_triggers": "is ordering triggered abilities",
-}
-
+# The short text of a choice drawn on the card it names, by kind ("choose" when not here).
 PICK_VERBS = {
-    "choose_targets": "target",
-    "cast_free": "cast",
-    "declare_attackers": "attack",
-    "discard": "discard",
-    "sacrifice": "sacrifice",
-    "mulligan_bottom": "to the bottom",
+    kinds.CHOOSE_TARGETS: "target",
+    kinds.CAST_FREE: "cast",
+    kinds.DECLARE_ATTACKERS: "attack",
+    kinds.DISCARD: "discard",
+    kinds.SACRIFICE: "sacrifice",
+    kinds.MULLIGAN_BOTTOM: "to the bottom",
 }
 
 _CITATION = re.compile(
@@ -83,15 +61,16 @@ def split_citation(line: str) -> tuple[str, str]:
 
 
 def waiting_text(name: str, kind: str) -> str:
-    return f"{name} {WAITING_TEXT.get(kind, 'is deciding (' + kind.replace('_', ' ') + ')')}"
+    """What the other seat is told about a decision it can't see ("Bob is choosing a room")."""
+    return f"{name} {kinds.KINDS[kind].waiting}"
 
 
 def pick_label(kind: str, label: str) -> str:
     """The short text on a card for an option that names it (a multi-select's choice, or a
     choice's button on the card itself: "target", "block Bob's Varis", "sacrifice #2")."""
-    if kind == "declare_attackers" and " -> " in label:
+    if kind == kinds.DECLARE_ATTACKERS and " -> " in label:
         return "attack " + label.split(" -> ", 1)[1]
-    if kind == "declare_blockers" and " blocks " in label:
+    if kind == kinds.DECLARE_BLOCKERS and " blocks " in label:
         return "block " + label.split(" blocks ", 1)[1]
     verb = PICK_VERBS.get(kind, "choose")
     numbered = _NUMBERED.search(label)  # one of identical options ("Forest #2 (tapped)")

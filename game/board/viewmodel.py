@@ -56,6 +56,7 @@ class Prompt:
     """The viewer's own pending decision; a priority decision's options grouped for the panel."""
 
     kind: str
+    layout: str  # the prompt panel's part that shows it (game/engine/kinds.py, LAYOUTS)
     text: str
     options: tuple[Option, ...]
     pass_options: tuple[Option, ...]

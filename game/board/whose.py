@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
+from game.engine.kinds import PRIORITY
 
 if TYPE_CHECKING:
     from game.engine.decisions import Decision, Option
@@ -48,8 +49,8 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
             if not named:
                 continue
             marks = " ".join(mark for mark, _, _ in named)
-            display = o.label if d.kind == "priority" else _display(g, o, named, me, names)
-            alike = _alike(o, named[0][2], me) if d.kind == "priority" and len(named) == 1 else ""
+            display = o.label if d.kind == PRIORITY else _display(g, o, named, me, names)
+            alike = _alike(o, named[0][2], me) if d.kind == PRIORITY and len(named) == 1 else ""
             out[o.id] = Owned(display, marks, alike)
     return out
 

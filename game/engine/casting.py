@@ -7,6 +7,7 @@ from .choices import Gen, choose_objects, choose_targets, yes_no
 from .continuous import abilities_can_be_lost, chars
 from .decisions import Decision, Option
 from .effects import Ctx, run_steps
+from .kinds import CHOOSE_COLOR, ESCAPE_EXILE, TAP_COST
 from .mana import ManaCost, parse_cost
 from .payment import activate_mana_ability, can_pay, can_use_tap_ability, mana_output, pay_mana
 from .state import MAIN_STEPS, GameState, Obj, StackItem
@@ -135,7 +136,7 @@ def cast_spell(
             escape_others,
             face.escape_exile,
             f"Escape: exile {face.escape_exile} other cards from your graveyard",
-            "escape_exile",
+            ESCAPE_EXILE,
         )
         for o in exiled:
             move(g, o, "exile")
@@ -215,7 +216,7 @@ def activate(g: GameState, player: str, obj: Obj, index: int) -> Gen:
         color = None
         if len(produces) > 1:
             options = [Option(c, f"{{{c}}}") for c in produces]
-            color = yield Decision(player, "choose_color", f"{obj.name}: choose a color", options)
+            color = yield Decision(player, CHOOSE_COLOR, f"{obj.name}: choose a color", options)
         activate_mana_ability(g, obj, index, color)
         g.note(f"{player} activates {obj.name}: {ability.cost_text} for mana")
         return
@@ -247,7 +248,7 @@ def activate(g: GameState, player: str, obj: Obj, index: int) -> Gen:
     if ability.tap_untapped_legendary:
         pool = _untapped_legendaries(g, player, obj)
         chosen = yield from choose_objects(
-            g, player, pool, 1, "Tap an untapped legendary creature you control", "tap_cost"
+            g, player, pool, 1, "Tap an untapped legendary creature you control", TAP_COST
         )
         for o in chosen:
             o.tapped = True

@@ -10,6 +10,7 @@ from collections.abc import Generator
 from typing import Any
 
 from .decisions import Decision, Option
+from .kinds import CHOOSE_TARGETS, DIVIDE, YES_NO
 from .state import GameState, Obj, StackItem
 from .targets import Ref, candidates, ref_name, ref_objs
 
@@ -22,7 +23,7 @@ def ask(decision: Decision) -> Gen:
 
 
 def yes_no(g: GameState, player: str, prompt: str) -> Gen:
-    d = Decision(player, "yes_no", prompt, [Option("yes", "yes"), Option("no", "no")])
+    d = Decision(player, YES_NO, prompt, [Option("yes", "yes"), Option("no", "no")])
     return (yield d) == "yes"
 
 
@@ -86,7 +87,7 @@ def choose_targets(g: GameState, item: StackItem) -> Gen:
         multi = spec.max > 1 or spec.min == 0
         d = Decision(
             item.controller,
-            "choose_targets",
+            CHOOSE_TARGETS,
             f"{item.name}: choose {spec.phrase}",
             options,
             multi=multi,
@@ -119,7 +120,7 @@ def choose_division(g: GameState, item: StackItem, refs: list[Ref], total: int) 
         Option(f"d{i}", ", ".join(f"{n} to {name}" for n, name in zip(s, names, strict=True)), objs)
         for i, s in enumerate(splits)
     ]
-    d = Decision(item.controller, "divide", f"{item.name}: divide {total} damage", options)
+    d = Decision(item.controller, DIVIDE, f"{item.name}: divide {total} damage", options)
     answer = yield d
     return list(splits[int(answer[1:])])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .choices import Gen
 from .continuous import chars
 from .decisions import Decision, Option
+from .kinds import DECLARE_ATTACKERS, DECLARE_BLOCKERS
 from .state import Combat, GameState, Obj
 from .triggers import fire
 
@@ -53,7 +54,7 @@ def declare_attackers(g: GameState) -> Gen:
 
     answer = yield Decision(
         attacker_player,
-        "declare_attackers",
+        DECLARE_ATTACKERS,
         "Declare attackers (choose any number)",
         options,
         multi=True,
@@ -151,7 +152,7 @@ def declare_blockers(g: GameState) -> Gen:
 
     answer = yield Decision(
         defender,
-        "declare_blockers",
+        DECLARE_BLOCKERS,
         "Declare blockers: each blocker blocks one attacker",
         options,
         multi=True,

@@ -22,6 +22,7 @@ from .continuous import chars
 from .decisions import Decision, Option
 from .effects import deal_damage
 from .initiative import combat_damage_to_holder
+from .kinds import ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART
 from .state import Combat, GameState, Obj
 from .triggers import fire
 
@@ -154,7 +155,7 @@ def choose_division(g: GameState, attacker: Obj, blockers: list[Obj], defender: 
     if count <= MAX_DIVISIONS:
         shares = [usual] + [s for s in divisions(power, lethal, trample) if s != usual]
         options = [_label(s, names, refs) for s in shares]
-        answer = yield Decision(attacker.controller, "assign_combat_damage", prompt, options)
+        answer = yield Decision(attacker.controller, ASSIGN_COMBAT_DAMAGE, prompt, options)
         share = next(o.data for o in options if o.id == answer)
         return list(zip(refs, share, strict=True))  # type: ignore[arg-type]
     share = yield from _divide_by_parts(g, attacker, power, lethal, trample, refs, names, usual)
@@ -196,7 +197,7 @@ def _divide_by_parts(
             ]
             answer = yield Decision(
                 attacker.controller,
-                "assign_combat_damage_part",
+                ASSIGN_COMBAT_DAMAGE_PART,
                 f"{attacker.name}: {remaining} combat damage left to divide",
                 options,
             )

@@ -51,7 +51,7 @@ class Decision:
     state the decision was made in); once answered unlisted, the options are gone."""
 
     player: str
-    kind: str
+    kind: str  # one of the registry's (kinds.py)
     prompt: str
     source: list[Option] | Callable[[], list[Option]]
     multi: bool = False

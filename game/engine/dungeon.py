@@ -12,6 +12,7 @@ from typing import Any
 from .carddef import Step, TargetSpec
 from .choices import Gen
 from .decisions import Decision, Option
+from .kinds import CHOOSE_DUNGEON, CHOOSE_ROOM
 from .ops import data_ops, step_problems
 from .state import DungeonState, GameState, PendingTrigger
 from .targets import TARGET_KINDS
@@ -234,7 +235,7 @@ def venture(g: GameState, player: str, *, undercity: bool = False) -> Gen:
         options = [Option(f"room:{n}", n, data=spec.rooms[n].text) for n in choices]
         answer = yield Decision(
             player,
-            "choose_room",
+            CHOOSE_ROOM,
             f"{p.dungeon.name}: choose the next room from {here.name}",
             options,
         )
@@ -259,7 +260,7 @@ def start_dungeon(g: GameState, player: str, *, undercity: bool) -> Gen:
     else:
         options = [Option(f"dungeon:{n}", n) for n in names]
         answer = yield Decision(
-            player, "choose_dungeon", "Venture into the dungeon: choose a dungeon", options
+            player, CHOOSE_DUNGEON, "Venture into the dungeon: choose a dungeon", options
         )
         chosen = answer.removeprefix("dungeon:")
     spec = g.dungeons[chosen]

@@ -8,6 +8,7 @@ from .choices import Gen, yes_no
 from .continuous import chars
 from .effects import Ctx, counter, deal_damage, objects_for, targets_of, token_def
 from .effects_players import amount
+from .kinds import YES_NO
 from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, Reading, amount_of, op
 from .state import ContinuousEffect, GameState
 from .tokens import TOKENS
@@ -241,7 +242,7 @@ def op_goad(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "explore",
     TARGET_PARAM,
-    asks=("yes_no",),
+    asks=(YES_NO,),
     does="the creature explores (CR 701.44)",
     reads=Reading(harms=False, worth=0.5),
 )

@@ -8,6 +8,7 @@ from .decisions import Decision, Option
 from .dungeon import venture
 from .effects import Ctx, gain_life, lose_life, players_for, run_steps
 from .initiative import take_initiative
+from .kinds import CHOOSE_DUNGEON, CHOOSE_ROOM, DISCARD, SCRY, SCRY_ORDER, YES_NO
 from .ops import (
     ANY,
     BOOL,
@@ -118,7 +119,7 @@ def op_draw(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "scry",
     amount(required=True),
-    asks=("scry", "scry_order"),
+    asks=(SCRY, SCRY_ORDER),
     does="scry N (CR 701.22)",
     reads=Reading(harms=False, worth=per_amount(0.35)),
 )
@@ -136,7 +137,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     options = [Option(f"o{o.id}", o.name, (o.id,)) for o in top]
     d = Decision(
         player,
-        "scry",
+        SCRY,
         f"Scry {n}: choose the cards to put on the bottom of your library",
         options,
         multi=True,
@@ -152,7 +153,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     if len(stay) > 1:
         opts = [Option(f"o{o.id}", o.name, (o.id,)) for o in stay]
         d2 = Decision(
-            player, "scry_order", "Order the cards on top (first = top)", opts, ordered=True
+            player, SCRY_ORDER, "Order the cards on top (first = top)", opts, ordered=True
         )
         order = yield d2
         by = {f"o{o.id}": o for o in stay}
@@ -167,7 +168,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     "discard",
     WHO,
     amount(),
-    asks=("discard",),
+    asks=(DISCARD,),
     does="discard cards of the player's choice",
     # A rough 0.5 a step (whatever the amount), a cost when it is one's own.
     reads=Reading(harms=True, worth=lambda g, seat, step: -0.5 * _side(step, harms=True)),
@@ -176,7 +177,7 @@ def op_discard(g: GameState, ctx: Ctx, step: Step) -> Gen:
     for name in players_for(g, ctx, step.get("who", "you")):
         hand = g.player(name).hand
         chosen = yield from choose_objects(
-            g, name, list(hand), step.get("amount", 1), "Choose a card to discard", "discard"
+            g, name, list(hand), step.get("amount", 1), "Choose a card to discard", DISCARD
         )
         for o in chosen:
             discard(g, o)
@@ -191,7 +192,7 @@ def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "venture",
     Param("undercity", BOOL, help="Venture into Undercity instead (CR 701.49d)."),
-    asks=("choose_dungeon", "choose_room"),
+    asks=(CHOOSE_DUNGEON, CHOOSE_ROOM),
     does="venture into the dungeon (or into Undercity)",
     reads=Reading(harms=False, worth=0.5),
 )
@@ -212,7 +213,7 @@ def op_take_initiative(g: GameState, ctx: Ctx, step: Step) -> None:
     "may",
     Param("prompt", TEXT),
     Param("then", ANY, required=True),
-    asks=("yes_no",),  # and whatever its steps ask, each declared by its own operation
+    asks=(YES_NO,),  # and whatever its steps ask, each declared by its own operation
     data=False,
     # "You may": its steps, done only when they help.
     reads=Reading(

@@ -18,6 +18,7 @@ from .cards import CARDS, TOKENS
 from .choices import choose_objects
 from .decisions import Decision, IllegalAnswer, Option
 from .dungeon import DungeonSpec
+from .kinds import MULLIGAN, MULLIGAN_BOTTOM, PLAY_OR_DRAW
 from .ops import load
 from .position import apply_position
 from .sba import end_game
@@ -112,7 +113,7 @@ class Engine:
         g.note(f"{winner} wins the coin flip", "CR 103.1")
         answer = yield Decision(
             winner,
-            "play_or_draw",
+            PLAY_OR_DRAW,
             f"You won the coin flip: play first, or draw and let {other} play first?",
             [Option("play", "play"), Option("draw", "draw")],
         )
@@ -137,7 +138,7 @@ class Engine:
                 p = g.player(name)
                 answer = yield Decision(
                     name,
-                    "mulligan",
+                    MULLIGAN,
                     f"Keep this hand of {len(p.hand)}"
                     + (f" (you'll put {p.mulligans} on the bottom)?" if p.mulligans else "?"),
                     [Option("keep", "keep"), Option("mulligan", "mulligan")],
@@ -167,7 +168,7 @@ class Engine:
                 p.mulligans,
                 f"Put {p.mulligans} card{'s' if p.mulligans != 1 else ''} on the bottom of "
                 "your library",
-                "mulligan_bottom",
+                MULLIGAN_BOTTOM,
             )
             for o in chosen:
                 p.hand.remove(o)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .casting import activate, can_activate, can_cast, can_escape, can_play_land, cast_spell
 from .choices import Gen
 from .decisions import Decision, Option
+from .kinds import PRIORITY
 from .state import GameState, Obj
 from .zones import move, put_onto_battlefield
 
@@ -68,7 +69,7 @@ def priority_decision(g: GameState, player: str) -> Decision:
     # possible (CR 117.3), and a replayed log passes far more often than it acts.
     return Decision(
         player,
-        "priority",
+        PRIORITY,
         f"{player} has priority ({g.step.replace('_', ' ')}, turn {g.turn})",
         lambda: priority_options(g, player),
         known=("pass",),

@@ -7,6 +7,7 @@ from .casting import describe
 from .choices import Gen, choose_objects, choose_targets, order_items
 from .continuous import chars
 from .dungeon import dungeon_sba
+from .kinds import LEGEND_RULE, ORDER_TRIGGERS
 from .state import GameOver, GameState, Obj, StackItem
 from .ward import becomes_target
 from .zones import move
@@ -53,7 +54,7 @@ def check_sbas(g: GameState) -> Gen:
         for name, group in names.items():
             if len(group) > 1:
                 keep = yield from choose_objects(
-                    g, p, group, 1, f"Legend rule: choose the {name} to keep", "legend_rule"
+                    g, p, group, 1, f"Legend rule: choose the {name} to keep", LEGEND_RULE
                 )
                 for o in group:
                     if o is not keep[0]:
@@ -157,7 +158,7 @@ def put_triggers_on_stack(g: GameState) -> Gen:
                 player,
                 [t.name for t in mine],
                 "Order your triggered abilities (first listed resolves first)",
-                "order_triggers",
+                ORDER_TRIGGERS,
                 [t.source_id for t in mine],
             )
             mine = [mine[i] for i in order]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, TOKENS
+from .kinds import PRIORITY
 from .state import GameState, Obj
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def resumable(engine: Engine, step_serial_before: int) -> bool:
     d = engine.pending
     return (
         d is not None
-        and d.kind == "priority"
+        and d.kind == PRIORITY
         and d.player == g.active
         and g.step in RESUMABLE_STEPS
         and g.step_serial != step_serial_before

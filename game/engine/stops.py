@@ -33,6 +33,7 @@ from .cards import CARDS
 from .casting import LANDS_PER_TURN
 from .combat import can_attack
 from .decisions import Decision
+from .kinds import PRIORITY
 from .state import MAIN_STEPS, STEPS, GameState, StackItem
 
 # Steps where a player may get priority (CR 502.4: none in untap; 514.3: cleanup only rarely).
@@ -140,7 +141,7 @@ def cheapest_from_hand() -> int:
 
 def stops_at(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) -> bool:
     """Whether the player deciding `d` is asked rather than passed for (not in full control)."""
-    if d.kind != "priority":
+    if d.kind != PRIORITY:
         return True
     moment = stop_point(g, d.player, frozenset(stops))
     return moment is not None and _lacks(g, d) is None
@@ -149,7 +150,7 @@ def stops_at(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) ->
 def passed_because(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) -> str | None:
     """The log's sentence when `d` is a stop point of its player passed for want of means (None
     when it is not a stop point, or they are stopped). From public information only."""
-    if d.kind != "priority":
+    if d.kind != PRIORITY:
         return None
     moment = stop_point(g, d.player, frozenset(stops))
     if moment is None:

@@ -8,6 +8,7 @@ from .combat import declare_attackers, declare_blockers
 from .combat_damage import combat_damage, has_first_strike_step
 from .continuous import chars, end_effects
 from .initiative import upkeep_trigger
+from .kinds import DISCARD
 from .priority import priority_decision, take_action
 from .sba import check_sbas, settle
 from .state import STEPS, Combat, GameState
@@ -149,7 +150,7 @@ def cleanup_step(g: GameState) -> Gen:
                 list(p.hand),
                 excess,
                 f"Discard {excess} card{'s' if excess != 1 else ''} to hand size",
-                "discard",
+                DISCARD,
             )
             for o in chosen:
                 discard(g, o)

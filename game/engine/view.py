@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .continuous import chars
+from .kinds import KINDS
 from .state import GameState, Obj, StackItem
 from .targets import ref_name
 
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
     from .game import Engine
 
 
-PUBLIC_CHOICES = ("choose_dungeon", "choose_room")
+# The decisions whose options the other seat sees too (kinds.py, `public`).
+PUBLIC_CHOICES = frozenset(k.name for k in KINDS.values() if k.public)
 
 
 def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from .choices import Gen
 from .continuous import chars
 from .decisions import Decision, Option
 from .effects import Ctx, counter
+from .kinds import PAY_WARD
 from .mana import parse_cost
 from .ops import TEXT, Param, Reading, op
 from .payment import can_pay, pay_mana
@@ -50,7 +51,7 @@ def becomes_target(g: GameState, item: StackItem) -> None:
 @op(
     "ward",
     Param("cost", TEXT, required=True),
-    asks=("pay_ward",),
+    asks=(PAY_WARD,),
     data=False,
     reads=Reading(harms=False, worth=0.5),
 )
@@ -69,7 +70,7 @@ def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
         note = " (it can't be countered, so it resolves anyway)" if item.cant_be_countered else ""
         answer = yield Decision(
             payer,
-            "pay_ward",
+            PAY_WARD,
             f"Pay {cost_text} or {name} is countered (ward){note}",
             [
                 Option("pay", f"Pay {cost_text}", former=(f"pay {cost_text}",)),

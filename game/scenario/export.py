@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from game.engine.cards import TOKENS
+from game.engine.kinds import PRIORITY
 from game.engine.mana import MANA_KINDS
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def unwritable(engine: Engine) -> str | None:
     d = engine.pending
     if d is None or g.over:
         return "the game is over"
-    if d.kind != "priority" or d.player != g.active:
+    if d.kind != PRIORITY or d.player != g.active:
         return "a scenario starts with the active player holding priority"
     if g.stack:
         return "something is on the stack"

@@ -11,6 +11,7 @@ from typing import Any
 from dungeons.official import official_dungeons
 from game.engine.decisions import Decision, IllegalAnswer, Option
 from game.engine.game import Engine, GameSetup
+from game.engine.kinds import ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART, PRIORITY
 from game.engine.position import PositionError
 
 from .loader import Scenario, ScenarioError, Step, load_scenario
@@ -137,7 +138,7 @@ def _expect_refusal(game: Engine, step: Step, path: str) -> None:
 # A combat damage division (docs/scenarios.md, "Combat damage"): files written before the
 # attacking player chose it saw the usual division made for them, so a division is answered
 # with its first option (the usual one) unless the next step answers it or looks at it.
-DIVISIONS = ("assign_combat_damage", "assign_combat_damage_part")
+DIVISIONS = (ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART)
 
 
 def _takes_up(game: Engine, d: Decision, nxt: Step | dict[str, Any] | None) -> bool:
@@ -162,7 +163,7 @@ def _usual_divisions(game: Engine, nxt: Step | dict[str, Any] | None) -> None:
 
 def _pass(game: Engine) -> bool:
     d = game.pending
-    if d is None or d.kind != "priority":
+    if d is None or d.kind != PRIORITY:
         return False
     game.answer(d.player, "pass")
     return True
@@ -205,7 +206,7 @@ def _advance(game: Engine, step: Step, path: str, nxt: Step | None = None) -> No
             return
         if game.pending is None:
             raise ScenarioError(path, step.line, f"advance: the game ended ({g.winner} won)")
-        if g.stack or game.pending.kind != "priority":
+        if g.stack or game.pending.kind != PRIORITY:
             return  # something went on the stack, or a decision is needed
         if g.turn > start_turn + 4:
             break

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 
 from game.engine.game import Engine
+from game.engine.kinds import DECLARE_ATTACKERS, PRIORITY
 from game.engine.stops import (
     ALL_STOP_KEYS,
     COMPUTER_STOPS,
@@ -53,15 +54,15 @@ def auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
     if seat.pass_until == Seat.PASS_MY_TURN:
         if my_new_turn:
             seat.pass_until = Seat.PASS_NONE
-        elif d.kind == "priority":
+        elif d.kind == PRIORITY:
             return "pass"
-        elif d.kind == "declare_attackers" and d.multi and d.min_count == 0:
+        elif d.kind == DECLARE_ATTACKERS and d.multi and d.min_count == 0:
             return []  # "pass the turn" includes not attacking
         else:
             return None  # other choices (blocks, targets…) are still asked; passing goes on after
     elif seat.pass_until == Seat.PASS_SOMETHING:
         stack_now = [s.id for s in g.stack]
-        if d.kind != "priority" or my_new_turn or set(stack_now) - set(seat.pass_stack):
+        if d.kind != PRIORITY or my_new_turn or set(stack_now) - set(seat.pass_stack):
             seat.pass_until = Seat.PASS_NONE
         else:
             seat.pass_stack = stack_now

@@ -28,6 +28,7 @@ from django.db import transaction
 from game.engine import snapshots
 from game.engine.decisions import Decision
 from game.engine.game import Engine, GameSetup
+from game.engine.kinds import PRIORITY
 from game.engine.view import PUBLIC_CHOICES, replay_view
 from game.models import Game, Player
 from game.runtime.lru import LRU
@@ -116,7 +117,7 @@ class Timeline:
         if answer == "!concede" or d is None:
             return Answer(who, "concede", "concede")
         shown = self.reveal or who == self.seat or d.kind in PUBLIC_CHOICES
-        if not shown and answer == "pass" and d.kind == "priority":
+        if not shown and answer == "pass" and d.kind == PRIORITY:
             return Answer(who, "pass", d.kind)  # (seen live: priority moved on)
         # Another choice of the other seat stays unsaid: even a priority action's label can
         # tell a hand ("cast Magic Missile #2": two in hand); what it did is in the log.

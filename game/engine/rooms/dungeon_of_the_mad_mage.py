@@ -9,6 +9,7 @@ from ..choices import Gen
 from ..decisions import Decision, Option
 from ..effects import Ctx
 from ..effects_players import amount
+from ..kinds import CAST_FREE
 from ..ops import BOOL, CASTING, TEXT, Param, Reading, op, per_amount
 from ..state import GameState
 from ..zones import draw, move
@@ -49,7 +50,7 @@ def op_exile_top_may_play(g: GameState, ctx: Ctx, step: Step) -> None:
 @op(
     "draw_reveal_cast_free",
     amount(),
-    asks=("cast_free", *CASTING),
+    asks=(CAST_FREE, *CASTING),
     does="Mad Wizard's Lair: draw and reveal; you may cast one of them without paying its "
     "mana cost",
     reads=Reading(harms=False, worth=5.0),  # three cards and a spell cast for free
@@ -78,7 +79,7 @@ def op_draw_reveal_cast_free(g: GameState, ctx: Ctx, step: Step) -> Gen:
         return
     options.append(Option("none", "don't cast"))
     answer = yield Decision(
-        me, "cast_free", "You may cast one of them without paying its mana cost", options
+        me, CAST_FREE, "You may cast one of them without paying its mana cost", options
     )
     if answer == "none":
         return

@@ -9,6 +9,7 @@ from ..continuous import chars
 from ..decisions import Decision, Option
 from ..effects import Ctx, lose_life, players_for
 from ..effects_players import WHO, amount
+from ..kinds import DISCARD, SACRIFICE, UNLESS
 from ..ops import TEXT, WORDS, Param, Reading, amount_of, op
 from ..state import GameState, Obj
 from ..zones import discard, sacrifice
@@ -48,7 +49,7 @@ def _oubliette_worth(g: GameState, seat: str, step: Step) -> float:
         help="What a player may do instead of losing the life.",
     ),
     TYPES,
-    asks=("unless", "discard", "sacrifice"),
+    asks=(UNLESS, DISCARD, SACRIFICE),
     does='"each player loses N life unless they discard a card / sacrifice an artifact, a '
     'creature, or a land" — choices in APNAP order, then all results at once',
     reads=Reading(harms=True, worth=_unless_worth),
@@ -74,7 +75,7 @@ def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
         # scenario files (docs/scenarios.md).
         d = Decision(
             name,
-            "unless",
+            UNLESS,
             f"Lose {step['amount']} life unless you {cost}",
             [
                 Option("pay", cost[0].upper() + cost[1:], former=(f"pay {cost}",)),
@@ -85,7 +86,7 @@ def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
         if answer == "dont":
             decisions.append((name, None))
             continue
-        verb = "discard" if unless == "discard_card" else "sacrifice"
+        verb = DISCARD if unless == "discard_card" else SACRIFICE
         chosen = yield from choose_objects(g, name, pool, 1, f"Choose a card to {verb}", verb)
         decisions.append((name, chosen[0]))
     for name, obj in decisions:
@@ -101,7 +102,7 @@ def op_lose_life_unless(g: GameState, ctx: Ctx, step: Step) -> Gen:
 @op(
     "discard_and_sacrifice_each",
     TYPES,
-    asks=("discard", "sacrifice"),
+    asks=(DISCARD, SACRIFICE),
     does="Oubliette: discard a card and sacrifice one permanent of each type, each a "
     "different permanent",
     reads=Reading(harms=False, worth=_oubliette_worth),
@@ -111,7 +112,7 @@ def op_discard_and_sacrifice_each(g: GameState, ctx: Ctx, step: Step) -> Gen:
     fills only one role (docs/rules-coverage.md); a missing role simply does nothing."""
     me = ctx.controller
     hand = g.player(me).hand
-    chosen = yield from choose_objects(g, me, list(hand), 1, "Choose a card to discard", "discard")
+    chosen = yield from choose_objects(g, me, list(hand), 1, "Choose a card to discard", DISCARD)
     picked: list[Obj] = []
     for role in step.get("types", ["Artifact", "Creature", "Land"]):
         pool = [o for o in g.controlled(me) if role in chars(g, o).types and o not in picked]
@@ -121,7 +122,7 @@ def op_discard_and_sacrifice_each(g: GameState, ctx: Ctx, step: Step) -> Gen:
             pool,
             1,
             f"Choose {('an' if role[0] in 'AE' else 'a')} {role.lower()} to sacrifice",
-            "sacrifice",
+            SACRIFICE,
         )
         if not got:
             g.note(f"{me} has no {role.lower()} to sacrifice")

@@ -7,6 +7,7 @@ from ..carddef import Step
 from ..choices import Gen, choose_objects
 from ..decisions import Decision, Option
 from ..effects import Ctx
+from ..kinds import CHOOSE_CARD, SEARCH
 from ..ops import INT, Param, Reading, op
 from ..state import ContinuousEffect, GameState
 from ..zones import move, put_onto_battlefield, shuffle
@@ -14,7 +15,7 @@ from ..zones import move, put_onto_battlefield, shuffle
 
 @op(
     "search_basic_land_to_hand",
-    asks=("search",),
+    asks=(SEARCH,),
     does="Secret Entrance: search for a basic land, reveal it, put it into your hand, shuffle",
     reads=Reading(harms=False, worth=1.0),
 )
@@ -26,7 +27,7 @@ def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
     lands = [o for o in p.library if "Basic" in o.card.supertypes and "Land" in o.card.types]
     options = [Option(f"o{o.id}", o.name, (o.id,)) for o in lands]
     options.append(Option("none", "find nothing"))
-    answer = yield Decision(me, "search", "Search your library for a basic land card", options)
+    answer = yield Decision(me, SEARCH, "Search your library for a basic land card", options)
     if answer != "none":
         found = next(o for o in lands if f"o{o.id}" == answer)
         new = move(g, found, "hand")
@@ -42,7 +43,7 @@ def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
     "throne_of_the_dead_three",
     Param("reveal", INT, minimum=0, help="How many cards to reveal (10 unless given)."),
     Param("counters", INT, minimum=0, help="How many +1/+1 counters (3 unless given)."),
-    asks=("choose_card",),
+    asks=(CHOOSE_CARD,),
     does="Throne of the Dead Three: reveal the top cards, put a creature card among them onto "
     "the battlefield with +1/+1 counters and hexproof until your next turn, shuffle",
     reads=Reading(harms=False, worth=5.0),  # most often a big creature for free
@@ -56,7 +57,7 @@ def op_throne_of_the_dead_three(g: GameState, ctx: Ctx, step: Step) -> Gen:
     g.note(f"{me} reveals {', '.join(o.name for o in top) or 'nothing'}")
     creatures = [o for o in top if "Creature" in o.card.types]
     chosen = yield from choose_objects(
-        g, me, creatures, 1, "Choose a creature card to put onto the battlefield", "choose_card"
+        g, me, creatures, 1, "Choose a creature card to put onto the battlefield", CHOOSE_CARD
     )
     for o in chosen:
         new = put_onto_battlefield(g, o, me, counters={"+1/+1": step.get("counters", 3)})
