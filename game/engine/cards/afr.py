@@ -11,6 +11,7 @@ from ..choices import Gen, choose_objects
 from ..continuous import chars
 from ..decisions import Decision, Option
 from ..effects import token_def
+from ..kinds import SACRIFICE, UNLESS
 from ..ops import Reading, op
 from ..zones import create_token, move, sacrifice
 from .conditions import (
@@ -50,7 +51,7 @@ def _acererak_return(g, ctx, step) -> None:
 # A Zombie, or a creature of the opponent's gone.
 @op(
     "acererak_attack",
-    asks=("unless", "sacrifice"),
+    asks=(UNLESS, SACRIFICE),
     data=False,
     reads=Reading(harms=False, worth=2.0),
 )
@@ -62,7 +63,7 @@ def _acererak_attack(g, ctx, step) -> Gen:
         if creatures:
             answer = yield Decision(
                 opp,
-                "unless",
+                UNLESS,
                 f"Sacrifice a creature, or {ctx.controller} creates a 2/2 black Zombie",
                 [
                     Option("pay", "Sacrifice a creature", former=("pay sacrifice a creature",)),
@@ -75,7 +76,7 @@ def _acererak_attack(g, ctx, step) -> Gen:
             )
             if answer == "pay":
                 chosen = yield from choose_objects(
-                    g, opp, creatures, 1, "Choose a creature to sacrifice", "sacrifice"
+                    g, opp, creatures, 1, "Choose a creature to sacrifice", SACRIFICE
                 )
                 sacrificed = chosen[0]
         if sacrificed is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..carddef import Static, TargetSpec, Triggered, activated, card, loyalty
 from ..choices import Gen, choose_objects
 from ..effects import gain_life
+from ..kinds import CHOOSE_CARD
 from ..ops import Reading, op
 from ..state import ContinuousEffect
 from ..zones import move, put_onto_battlefield
@@ -41,7 +42,7 @@ def _ray_red_now(g, player, src=None) -> bool:
 
 
 # Most often a creature card to hand.
-@op("ellywick_look", asks=("choose_card",), data=False, reads=Reading(harms=False, worth=1.6))
+@op("ellywick_look", asks=(CHOOSE_CARD,), data=False, reads=Reading(harms=False, worth=1.6))
 def _ellywick_look(g, ctx, step) -> Gen:
     """Look at the top six; you may reveal a creature card and put it into your hand (3 life if
     legendary); the rest go on the bottom in a random order."""
@@ -55,7 +56,7 @@ def _ellywick_look(g, ctx, step) -> Gen:
         creatures,
         1,
         "You may reveal a creature card and put it into your hand",
-        "choose_card",
+        CHOOSE_CARD,
         up_to=True,
     )
     rest = [o for o in top if o not in chosen]
@@ -99,7 +100,7 @@ def _ellywick_emblem(g, ctx, step) -> None:
 # A creature back onto the battlefield, once a dungeon is completed.
 @op(
     "barrowin_return",
-    asks=("choose_card",),
+    asks=(CHOOSE_CARD,),
     data=False,
     reads=Reading(
         harms=False, worth=lambda g, seat, step: 3.0 if g.player(seat).completed else 0.0
@@ -121,7 +122,7 @@ def _barrowin_return(g, ctx, step) -> Gen:
         pool,
         1,
         "Return up to one creature card (mana value 3 or less)",
-        "choose_card",
+        CHOOSE_CARD,
         up_to=True,
     )
     for o in chosen:

@@ -9,6 +9,7 @@ from ..choices import Gen, choose_objects, yes_no
 from ..continuous import chars
 from ..effects import deal_damage, objects_for
 from ..effects_permanents import op_explore, op_modify, op_return_to_battlefield
+from ..kinds import UNTAP, YES_NO
 from ..ops import CASTING, Reading, op
 from ..state import ContinuousEffect
 from ..zones import move
@@ -22,7 +23,7 @@ def _enters_take(text: str = TAKE_TEXT) -> Triggered:
     return Triggered("self_enters", [TAKE], text)
 
 
-@op("white_plume_untap", asks=("untap",), data=False, reads=Reading(harms=False, worth=0.5))
+@op("white_plume_untap", asks=(UNTAP,), data=False, reads=Reading(harms=False, worth=0.5))
 def _white_plume_untap(g, ctx, step) -> Gen:
     """Untap a creature you control; if you've completed a dungeon, untap all of them."""
     me = ctx.controller
@@ -32,7 +33,7 @@ def _white_plume_untap(g, ctx, step) -> Gen:
             o.tapped = False
         g.note(f"{me} untaps all creatures they control")
         return
-    chosen = yield from choose_objects(g, me, mine, 1, "Untap a creature you control", "untap")
+    chosen = yield from choose_objects(g, me, mine, 1, "Untap a creature you control", UNTAP)
     for o in chosen:
         o.tapped = False
         g.note(f"{me} untaps {o.name}")
@@ -70,7 +71,7 @@ def _adventurer_mana(g, obj):
 # A spell cast for free.
 @op(
     "sarevoks_tome_dig",
-    asks=("yes_no", *CASTING),
+    asks=(YES_NO, *CASTING),
     data=False,
     reads=Reading(harms=False, worth=3.0),
 )
@@ -128,7 +129,7 @@ def _rilsa(g, ctx, step) -> None:
 
 @op(
     "seasoned_dungeoneer",
-    asks=("yes_no",),
+    asks=(YES_NO,),
     data=False,
     reads=Reading(harms=False, worth=0.7),
 )
