@@ -210,9 +210,9 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # The computer opponent's turns (game/computer_turns.py). At scale they travel on a layer of
-# their own, channels-redis's "core" one whatever REDIS_CHANNEL_LAYER says: a turn is a job for one worker
-# that waits in Redis until a worker takes it, where publish/subscribe would hand it to every
-# worker listening, or to none. Embedded, turns never leave the process (no layer is used).
+# their own, channels-redis's "core" one whatever REDIS_CHANNEL_LAYER says: a turn is a job for
+# one worker that waits in Redis until a worker takes it, where publish/subscribe would hand it
+# to every worker listening, or to none. Embedded, turns never leave the process (no layer is used).
 COMPUTER_CHANNEL = "venture-computer"
 VENTURE_COMPUTER = os.environ.get("VENTURE_COMPUTER", "server").strip().lower() or "server"
 if VENTURE_COMPUTER not in {"server", "worker"}:

@@ -72,8 +72,9 @@ def _log_failed_send(done: Future, what: str) -> None:
 
 # The computer's turns ----------------------------------------------------------------------------
 # In a server that thinks for the computer itself (VENTURE_COMPUTER=server),
-# game/computer_turns.py hands its runner in here when it starts; elsewhere (a test, a management command) nobody
-# thinks, and a turn waits for the next server's start, which hands out every pending one.
+# game/computer_turns.py hands its runner in here when it starts; elsewhere (a test, a
+# management command) nobody thinks, and a turn waits for the next server's start, which hands
+# out every pending one.
 _local_runner: Callable[[int], None] | None = None
 
 

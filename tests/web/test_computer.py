@@ -13,10 +13,10 @@ import pytest
 from django.utils import timezone
 
 from game import services
+from game.ai.checked import smallest_answer
 from game.decks import BLACK_RED, GREEN_WHITE_VARIS, STARTER_DECKS
 from game.engine.bot import random_answer
 from game.models import ActionReceipt, Game, GameAction, Player
-from game.ai.checked import smallest_answer
 from game.runtime import thinking
 from game.services import lifecycle
 
