@@ -40,9 +40,9 @@ much of an answer or a render is waiting for the database, and on one thread eve
 process queued behind those waits. For the same reason messages reach their handlers without
 Channels' connection tidying before each (a hop to that thread; game/runtime/dispatch.py): no
 handler here uses the database but through the pool, which tidies its own threads'
-connections. A player's page is read and
-rendered in a pool call of its own; the spectator pages of a game that ask at the same moment
-share one pool call, one read and one render (game/board/batching.py).
+connections. A player's page is read and rendered in a pool call of its own; the spectator pages
+of a game that ask at the same moment share one pool call, one read and one render
+(game/board/batching.py).
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends, or
 the deciding player's chess clock reaches zero (then the time loss is recorded first).
