@@ -19,7 +19,7 @@ from channels.sessions import SessionMiddlewareStack  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from game.bodylimit import BodyLimit  # noqa: E402
-from game.computer import ComputerConsumer, StartsComputer, start  # noqa: E402
+from game.computer_turns import ComputerConsumer, StartsComputer, start  # noqa: E402
 from game.routing import AllowedHostValidator, websocket_urlpatterns  # noqa: E402
 from game.runtime import gc_tuning  # noqa: E402
 
@@ -38,14 +38,15 @@ application = StartsComputer(
                 )
             ),
             # The computer's turns, for `manage.py runworker --layer computer venture-computer`
-            # (game/computer.py); a server starts its own part below or at its first request.
+            # (game/computer_turns.py); a server starts its own part below or at its first
+            # request.
             "channel": ChannelNameRouter({settings.COMPUTER_CHANNEL: ComputerConsumer.as_asgi()}),
         }
     )
 )
 
-# Daphne has no ASGI lifespan, so under it the computer's part (game/computer.py `start`) is
-# started as its reactor starts running: a restarted server resumes the computer's pending turns
+# Daphne has no ASGI lifespan, so under it the computer's part (game/computer_turns.py `start`)
+# is started as its reactor starts running: a restarted server resumes the computer's pending turns
 # before anyone reconnects. Elsewhere (runworker, tests) the first request or socket starts it.
 _reactor = sys.modules.get("twisted.internet.reactor")
 if _reactor is not None:

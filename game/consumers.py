@@ -37,11 +37,12 @@ used: the proxy's X-Forwarded-Proto when SECURE_PROXY_SSL_HEADER says a proxy te
 The database work and the renders run on a pool of VENTURE_DB_THREADS threads
 (game/runtime/dbpool.py, `in_pool`), not on Channels' one thread per process: with PostgreSQL
 much of an answer or a render is waiting for the database, and on one thread every socket of the
-process queued behind those waits. For the same reason `dispatch` skips Channels' connection
-tidying before every message (a hop to that thread): no handler here uses the database but
-through the pool, which tidies its own threads' connections. A player's page is read and
-rendered in a pool call of its own; the spectator pages of a game that ask at the same moment
-share one pool call, one read and one render (game/board/batching.py).
+process queued behind those waits. For the same reason messages reach their handlers without
+Channels' connection tidying before each (a hop to that thread; game/runtime/dispatch.py): no
+handler here uses the database but through the pool, which tidies its own threads'
+connections. A player's page is read and rendered in a pool call of its own; the spectator pages
+of a game that ask at the same moment share one pool call, one read and one render
+(game/board/batching.py).
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends, or
 the deciding player's chess clock reaches zero (then the time loss is recorded first).
@@ -56,7 +57,6 @@ import re
 from types import SimpleNamespace
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
@@ -68,6 +68,7 @@ from .forms import BadAction, parse_action
 from .models import Game, Player
 from .runtime import heartbeats
 from .runtime.dbpool import in_pool
+from .runtime.dispatch import DirectDispatch
 from .socket_clients import Client, RateLimit, join_clients, leave_clients, page_origin
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,9 @@ def _steady(html: str) -> str:
     return html
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+# DirectDispatch: no connection tidying on Channels' database thread before every message
+# (game/runtime/dispatch.py); nothing here uses the database but through the pool.
+class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
     game_id: int
     code: str
     group: str
@@ -113,15 +116,6 @@ class GameConsumer(AsyncWebsocketConsumer):
     origin = ""  # the page's origin for absolute links (page_origin)
     wake: asyncio.TimerHandle | None = None
     online: frozenset[int] | None = None  # the seats shown as connected (last render or beat)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels' dispatch first runs close_old_connections on its own database thread for
-        # every message; nothing here uses that thread's connections (the pool tidies its own),
-        # and the hop cost ~5 % of a server's CPU at 200 games.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]

@@ -40,10 +40,11 @@ Environment:
                           (default 1; each holds its own database connection)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
                           "3000,10,10"; "" keeps Python's 700,10,10): game/runtime/gc_tuning.py
-    VENTURE_COMPUTER      who thinks for the computer opponent (game/computer.py): "server"
-                          (default: each Daphne process, in VENTURE_COMPUTER_PROCESSES child
-                          processes) or "worker" (needs REDIS_URL: `manage.py runworker --layer
-                          computer venture-computer` processes; the servers only keep watch)
+    VENTURE_COMPUTER      who runs the computer opponent's turns (game/computer_turns.py):
+                          "server" (default: each Daphne process, in VENTURE_COMPUTER_PROCESSES
+                          child processes) or "worker" (needs REDIS_URL: `manage.py runworker
+                          --layer computer venture-computer` processes; the servers only keep
+                          watch)
     VENTURE_COMPUTER_PROCESSES  child processes a server thinks in (default 1; 0: in a thread of
                           the server, which then competes with its pages for the interpreter)
     VENTURE_COMPUTER_DELAY_SECONDS  the least time between the computer's turn to decide and its
@@ -208,10 +209,10 @@ else:
     # measurable at 50-100 games: docs/performance.md, "Removed".)
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# The computer opponent's turns (game/computer.py). At scale they travel on a layer of their own,
-# channels-redis's "core" one whatever REDIS_CHANNEL_LAYER says: a turn is a job for one worker
-# that waits in Redis until a worker takes it, where publish/subscribe would hand it to every
-# worker listening, or to none. Embedded, turns never leave the process (no layer is used).
+# The computer opponent's turns (game/computer_turns.py). At scale they travel on a layer of
+# their own, channels-redis's "core" one whatever REDIS_CHANNEL_LAYER says: a turn is a job for
+# one worker that waits in Redis until a worker takes it, where publish/subscribe would hand it
+# to every worker listening, or to none. Embedded, turns never leave the process (no layer is used).
 COMPUTER_CHANNEL = "venture-computer"
 VENTURE_COMPUTER = os.environ.get("VENTURE_COMPUTER", "server").strip().lower() or "server"
 if VENTURE_COMPUTER not in {"server", "worker"}:

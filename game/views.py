@@ -213,7 +213,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def play_computer(request: HttpRequest) -> HttpResponse:
-    """Play the computer: the game starts at once (game/computer.py thinks for it)."""
+    """Play the computer: the game starts at once (game/computer_turns.py runs its turns)."""
     player = current_player(request)
     assert player is not None
     form = ComputerGameForm(request.POST or None, prefix="computer")

@@ -5,7 +5,9 @@
   from `seats.py` (a seat, the turn strip), `sides.py` (a player's half of the table),
   `prompt.py` (the viewer's decision) and `snapshot.py` (what is read under the engine's lock);
 - `query.py`: the board's database reads (`load_board`: game, seats and presence in one query);
-- `memos.py`: every cache of the board (card info, maps, log lines, rendered HTML);
+- `memos.py`: every cache of the board and what keys it (card info, maps, log lines, rendered
+  HTML);
+- `batching.py`: a page's board as a socket asks for it (the spectators' together, one render);
 - `render.py`: the Jinja2 rendering, the fragments sent over the websocket and the page's board;
 - `text.py`: the board's words (step names, waiting texts, clock faces);
 - `replay.py`, `lifechart.py`: the replay page of a game (one point for one viewer, the

@@ -1,5 +1,7 @@
 """Every cache of the board, in one place: what is the same for every viewer and version is made
-once per distinct content and reused. Each memo says what its key holds and why that is enough.
+once per distinct content and reused. Each memo says what its key holds and why that is enough:
+that is the board's knowledge; the memos themselves are game/runtime/lru.py's `LRU` (and
+`functools` caches where a lookup is made for each line of every render, a C cache's cost).
 
 Rendered HTML (`FRAGMENTS`, `PIECES`) is filled by render.py, which knows the templates; the
 rest is view-model values, which are frozen, so sharing them between renders is safe.

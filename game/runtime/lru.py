@@ -1,12 +1,15 @@
-"""A bounded memo: at most `size` entries, the least recently used dropped first.
+"""A bounded memo: at most `size` entries, the least recently used dropped first (`LRU`); and
+one whose entries hold only while what they were made from is unchanged, and until a deadline
+(`StateMemo`: the spectators' shared render, game/board/batching.py).
 
 Guarantees: every method is atomic under the memo's own lock, so pool threads and the event
 loop may share one; `get_or_make` runs `make()` outside the lock (two threads that miss the same
 key at once may both make it; the later one's value is kept), so a slow render never blocks
 another thread's hit. A hit (`get`, `get_or_make`) and a `put` make the entry the most recently
-used; `peek` does not. Relies on no private API (an `OrderedDict`'s `move_to_end` and
-`popitem(last=False)`). Costs a lock and a dict operation per call: re-measure with
-`bench/hotpath.py` (its renders go through the board's memos).
+used; `peek` does not. A `StateMemo` gives a value back only for the state it was made from
+(compared with `==`) and before its deadline (on the caller's clock). Relies on no private API
+(an `OrderedDict`'s `move_to_end` and `popitem(last=False)`). Costs a lock and a dict operation
+per call: re-measure with `bench/hotpath.py` (its renders go through the board's memos).
 """
 
 from __future__ import annotations
@@ -78,3 +81,22 @@ class LRU[K: Hashable, V]:
         """The keys, least recently used first (a copy)."""
         with self._lock:
             return list(self._entries)
+
+
+class StateMemo[K: Hashable, V]:
+    """An `LRU` of values, each kept with the state it was made from and a deadline."""
+
+    def __init__(self, size: int) -> None:
+        self._entries: LRU[K, tuple[object, V, float]] = LRU(size)
+
+    def get(self, key: K, state: object, now: float) -> V | None:
+        """The value kept for `key` if it was made from `state` and `now` is before its
+        deadline, else None."""
+        kept = self._entries.get(key)
+        if kept is None or kept[0] != state or not now < kept[2]:
+            return None
+        return kept[1]
+
+    def put(self, key: K, state: object, value: V, until: float) -> None:
+        """Keep `value`, made from `state`, until `until` (inf: for as long as `state` holds)."""
+        self._entries.put(key, (state, value, until))

@@ -65,15 +65,16 @@ def _send(make: Callable[[], Coroutine[Any, Any, None]], what: str) -> None:
 def _log_failed_send(done: Future, what: str) -> None:
     # Nobody waits for it: a failure is logged. The pages catch up on their next heartbeat or
     # reconnect, which render the current version (consumers.py); a computer's turn is handed
-    # out again by the watchdog (game/computer.py).
+    # out again by the watchdog (game/computer_turns.py).
     if not done.cancelled() and done.exception() is not None:
         log.error("%s was not sent", what, exc_info=done.exception())
 
 
 # The computer's turns ----------------------------------------------------------------------------
-# In a server that thinks for the computer itself (VENTURE_COMPUTER=server), game/computer.py
-# hands its runner in here when it starts; elsewhere (a test, a management command) nobody
-# thinks, and a turn waits for the next server's start, which hands out every pending one.
+# In a server that thinks for the computer itself (VENTURE_COMPUTER=server),
+# game/computer_turns.py hands its runner in here when it starts; elsewhere (a test, a
+# management command) nobody thinks, and a turn waits for the next server's start, which hands
+# out every pending one.
 _local_runner: Callable[[int], None] | None = None
 
 

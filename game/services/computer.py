@@ -8,10 +8,11 @@ is an ordinary game (stored, logged, replayed, rematched). Its answers go throug
 twice, to two workers or again after a timeout, is applied once: the second is refused as a
 repeat or as answered already, and changes nothing.
 
-Who thinks is game/computer.py's business (a server's child process, or a Channels worker);
-`store.commit` hands out each of the computer's decisions after commit
-(`broadcast.notify_computer_turn`) and stamps `Game.computer_since`, which `overdue_turns`
-reads to hand out again a decision nobody answered (a worker that died mid-thought).
+Who runs its turns is game/computer_turns.py's business (a server's child process, or a
+Channels worker); what it thinks is game/ai/'s. `store.commit` hands out each of the computer's
+decisions after commit (`broadcast.notify_computer_turn`) and stamps `Game.computer_since`,
+which `overdue_turns` reads to hand out again a decision nobody answered (a worker that died
+mid-thought).
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """The live engines of one process: its cache, and replay or catch-up from the answer log.
 
 A game is stored as its setup and answer log (docs/architecture.md, "Persistence by replay").
-Each process keeps the engines it has served in a cache keyed by game and checked against the
-row's version, so an action costs one engine step, not a replay. An engine that is behind the
-row (another process served the last actions) applies just the answers it missed, taken from the
-last `game.changed` message if it carried them (`offer_answers`), from the log otherwise; only a
-process that has never held the game replays setup + answer log.
+Each process keeps the engines it has served in a cache keyed by game
+(game/runtime/engine_cache.py) and checked against the row's version, so an action costs one
+engine step, not a replay. An engine that is behind the row (another process served the last
+actions) applies just the answers it missed, taken from the last `game.changed` message if it
+carried them (`offer_answers`), from the log otherwise; only a process that has never held the
+game replays setup + answer log.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from game.engine.decisions import IllegalAnswer
 from game.engine.dungeon import dungeon_spec
 from game.engine.game import Engine, GameSetup
 from game.models import Game, GameAction
+from game.runtime.engine_cache import EngineCache, Key
 from game.runtime.lru import LRU
 from game.runtime.prepared import PreparedQuery
 
@@ -29,45 +31,12 @@ from .pace import EXPLAINED, explain_pass
 
 log = logging.getLogger(__name__)
 
-CACHE_SIZE = 256
-# Finished games have a small cache of their own: their pages may linger on the game-over
-# screen for a while, but they must not crowd out (or grow the memory with) games in progress.
-FINISHED_CACHE_SIZE = 16
 OFFERED_SIZE = 1024
 
-Key = tuple[int, str]  # (pk, code): a primary key alone could in principle be reused after a delete
 Logged = tuple[str, Any, str]  # an entry of the answer log: engine name, answer, note
 
-
-class EngineCache:
-    """A process's engines: games in progress, and the few finished ones still looked at."""
-
-    def __init__(self) -> None:
-        self.in_progress: LRU[Key, Engine] = LRU(CACHE_SIZE)
-        self.finished: LRU[Key, Engine] = LRU(FINISHED_CACHE_SIZE)
-
-    def get(self, key: Key) -> Engine | None:
-        # A read does not make an engine more recently used: `put` does, after each action.
-        engine = self.in_progress.peek(key)
-        return engine if engine is not None else self.finished.peek(key)
-
-    def take(self, key: Key) -> Engine | None:
-        engine = self.in_progress.pop(key, None)
-        return engine if engine is not None else self.finished.pop(key, None)
-
-    def put(self, key: Key, engine: Engine) -> None:
-        if engine.over:
-            self.in_progress.pop(key, None)
-            self.finished.put(key, engine)
-        else:
-            self.in_progress.put(key, engine)
-
-    def clear(self) -> None:
-        self.in_progress.clear()
-        self.finished.clear()
-
-
-# The one cache of this process (a test simulating several processes swaps it).
+# The one cache of this process (a test simulating several processes swaps it): the games in
+# progress it served, and the few finished ones whose pages linger on the game-over screen.
 CACHE = EngineCache()
 _cache_lock = threading.RLock()  # the caches' bookkeeping only: held for microseconds
 # Who may use a cached engine: one thread at a time per game (a reader may catch the engine up,

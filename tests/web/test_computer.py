@@ -13,6 +13,7 @@ import pytest
 from django.utils import timezone
 
 from game import services
+from game.ai.checked import smallest_answer
 from game.decks import BLACK_RED, GREEN_WHITE_VARIS, STARTER_DECKS
 from game.engine.bot import random_answer
 from game.models import ActionReceipt, Game, GameAction, Player
@@ -136,10 +137,10 @@ def test_an_illegal_answer_from_the_brain_becomes_the_smallest_legal_one(alice):
             game.pk, alice, random_answer(d, random.Random(1)), version=game.version
         )
     turn = services.computer_turn(game.pk)
-    with mock.patch("game.ai.decide", return_value="no-such-option"):
+    with mock.patch("game.ai.checked.decide", return_value="no-such-option"):
         answer = thinking.think(turn.job)
     d = pending(game)
-    assert answer == thinking.smallest_answer(d)
+    assert answer == smallest_answer(d)
     assert services.answer_for_computer(turn, answer)
 
 
@@ -255,13 +256,13 @@ def test_a_thinking_process_catches_its_copy_up_or_replays_when_the_log_is_not_i
             game.pk, alice, random_answer(d, random.Random(6)), version=game.version
         )
     turn = services.computer_turn(game.pk)
-    kept = thinking._copies.get(turn.job.key)
+    kept = thinking.COPIES.get(turn.job.key)
     assert kept is not None and len(kept.answers) < len(turn.job.answers)  # behind: caught up
     answer = thinking.think(turn.job)
-    thinking._copies.clear()
+    thinking.COPIES.clear()
     assert thinking.think(turn.job) == answer  # a fresh process: the same answer
     # A copy one answer ahead with an answer the log does not have: replayed, same answer.
-    assert len(thinking._copies[turn.job.key].answers) == len(turn.job.answers) + 1
+    assert len(thinking.COPIES.get(turn.job.key).answers) == len(turn.job.answers) + 1
     assert thinking.think(turn.job) == answer
 
 
@@ -274,7 +275,7 @@ def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_u
     import asyncio
     import time
 
-    from game import computer
+    from game import computer_turns
 
     settings.VENTURE_COMPUTER_DELAY_SECONDS = 2.0
     answered: list[float] = []
@@ -297,7 +298,7 @@ def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_u
             mock.patch.object(services, "answer_for_computer", side_effect=answer),
         ):
             started = time.monotonic()
-            assert asyncio.run(computer.play_turn(1, think)) is True
+            assert asyncio.run(computer_turns.play_turn(1, think)) is True
         assert least <= answered[-1] - started <= most
 
 

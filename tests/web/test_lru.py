@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from game.runtime.lru import LRU
+from game.runtime.lru import LRU, StateMemo
 
 
 def test_the_least_recently_used_entry_goes_first() -> None:
@@ -73,3 +73,16 @@ def test_threads_share_one_memo_within_its_bound() -> None:
         t.join()
     assert not errors
     assert len(memo) <= 50
+
+
+def test_a_state_memo_holds_a_value_while_its_state_holds_and_before_its_deadline() -> None:
+    memo: StateMemo[str, str] = StateMemo(2)
+    memo.put("game", ("v1", "alice online"), "page", until=10.0)
+    assert memo.get("game", ("v1", "alice online"), now=9.9) == "page"
+    assert memo.get("game", ("v2", "alice online"), now=9.9) is None  # made from another state
+    assert memo.get("game", ("v1", "alice online"), now=10.0) is None  # its deadline passed
+    memo.put("game", "s", "forever", until=float("inf"))
+    memo.put("other", "s", "a", until=float("inf"))
+    memo.put("third", "s", "b", until=float("inf"))  # bounded: the least recently used goes
+    assert memo.get("game", "s", now=1e12) is None
+    assert memo.get("third", "s", now=1e12) == "b"

@@ -59,7 +59,7 @@ async def test_each_players_page_is_its_own_and_the_spectators_share_one_read():
     with patch:
         await _watch(game)
     assert loads == [game.pk] * 4
-    assert not batching._WAITING
+    assert not batching.SPECTATORS.waiting()
 
 
 async def test_a_shared_render_is_made_for_no_viewer():
@@ -79,7 +79,7 @@ async def test_a_failed_read_reaches_every_page():
         return_exceptions=True,
     )
     assert all(isinstance(r, Game.DoesNotExist) for r in results)
-    assert not batching._WAITING
+    assert not batching.SPECTATORS.waiting()
 
 
 async def test_one_pages_failure_is_that_pages_alone():

@@ -1,4 +1,4 @@
-"""The private APIs of Django, Jinja2 and psycopg that game/runtime/ relies on
+"""The private APIs of Django, Channels, Jinja2 and psycopg that game/runtime/ relies on
 are still there, with the signatures and the behaviour it uses.
 
 After an upgrade a failure here names the runtime module and the library: read that module's
@@ -115,3 +115,68 @@ def test_templating_jinja2_and_django() -> None:
     if not isinstance(env, BoardEnvironment):
         pytest.fail("game/runtime/templating.py: django's Jinja2 backend's .env is not ours")
     _require_params("templating.py", "django", defaultfilters.linebreaksbr, "value", "autoescape")
+
+
+# dispatch.py --------------------------------------------------------------------------------
+def test_dispatch_channels_handler_names_and_dispatch() -> None:
+    from channels import consumer
+    from channels.consumer import AsyncConsumer
+
+    get_handler_name = _require("dispatch.py", "channels", consumer, "get_handler_name")
+    _require_params("dispatch.py", "channels", get_handler_name, "message")
+    if get_handler_name({"type": "game.changed"}) != "game_changed":
+        pytest.fail(
+            "game/runtime/dispatch.py relies on channels' get_handler_name reading a message's "
+            f"type with '.' as '_'; it no longer does (channels {_version('channels')})"
+        )
+    _require_source(
+        "dispatch.py",
+        "channels",
+        AsyncConsumer.__call__,
+        "self.dispatch",
+        "handing every message to self.dispatch (overridden by DirectDispatch)",
+    )
+    _require_source(
+        "dispatch.py",
+        "channels",
+        AsyncConsumer.dispatch,
+        "get_handler_name(message)",
+        "finding a message's handler with get_handler_name (DirectDispatch does the same)",
+    )
+    _require_source(
+        "dispatch.py",
+        "channels",
+        AsyncConsumer.dispatch,
+        "close_old_connections()",
+        "tidying connections before every message (what DirectDispatch skips; without it the "
+        "mixin buys nothing and can go)",
+    )
+
+
+@pytest.mark.asyncio
+async def test_direct_dispatch_reaches_channels_handler_without_tidying() -> None:
+    from unittest import mock
+
+    from channels import consumer
+    from channels.consumer import AsyncConsumer
+
+    from game.runtime.dispatch import DirectDispatch
+
+    seen: list[dict[str, Any]] = []
+
+    class Consumer(DirectDispatch, AsyncConsumer):
+        async def game_changed(self, message: dict[str, Any]) -> None:
+            seen.append(message)
+
+    tidy = mock.AsyncMock()
+    with mock.patch.object(consumer, "aclose_old_connections", tidy):
+        await Consumer().dispatch({"type": "game.changed", "version": 3})
+        with pytest.raises(ValueError):
+            await Consumer().dispatch({"type": "no.such.handler"})
+        with pytest.raises(ValueError):
+            await Consumer().dispatch({"type": "_private"})
+        assert seen == [{"type": "game.changed", "version": 3}]
+        tidy.assert_not_called()
+        # Channels' own dispatch, through the same patch, does tidy: what the mixin skips.
+        await AsyncConsumer.dispatch(Consumer(), {"type": "game.changed", "version": 4})
+    tidy.assert_awaited_once()

@@ -1,5 +1,7 @@
-"""The computer opponent off the request path: who thinks, where, and the watch that makes sure
-every one of its decisions gets answered (docs/architecture.md, "The computer opponent").
+"""Who runs the computer opponent's turns, off the request path: a server's runner or a Channels
+worker, and the watch that makes sure every one of its decisions gets answered
+(docs/architecture.md, "The computer opponent"). What it thinks is game/ai/'s, where it thinks
+game/runtime/thinking.py's, the use-cases it calls game/services/computer.py's.
 
 A turn is one pending decision of the computer in one game, named by the game's id only; what to
 think about is read afresh when it is taken (`services.computer_turn`), and the answer goes
