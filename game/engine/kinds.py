@@ -32,7 +32,7 @@ plain string, so building a decision costs nothing more. tests/engine/test_kinds
 decision of an unregistered kind or of another shape, tests/web/test_decision_layouts.py on a
 layout the panel lacks or whose fields differ, tests/ai/test_decisions.py on a kind without its
 computer rule, and tests/engine/test_kinds.py again while docs/scenarios.md differs from the
-registry. docs/architecture.md, "Adding a kind of decision", lists the files a new kind touches.
+registry. docs/how-to-add.md, "A kind of decision", lists the files a new kind touches.
 """
 
 from __future__ import annotations

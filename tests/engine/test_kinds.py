@@ -79,8 +79,8 @@ def test_every_decision_asked_is_of_a_registered_kind_and_its_shape(monkeypatch)
         assert FLAGS[shape](d), (d.kind, shape, d.multi, d.ordered)
         seen.add(d.kind)
     # Every kind is asked by a scenario file or a random game, so its labels and shape are
-    # exercised; a new kind comes with a scenario file that asks it (docs/architecture.md,
-    # "Adding a kind of decision").
+    # exercised; a new kind comes with a scenario file that asks it (docs/how-to-add.md,
+    # "A kind of decision").
     assert set(kinds.KINDS) - seen == NOT_IN_SCENARIOS, sorted(set(kinds.KINDS) - seen)
 
 
