@@ -19,6 +19,7 @@ from game.decks import STARTER_DECKS
 from game.engine.game import Engine
 from game.models import ActionReceipt, Game, GameAction
 from game.services import engines
+from tests.sizes import examples
 
 from .helpers import make_player, start_position
 from .sockets import Socket, db, session_cookie
@@ -26,7 +27,7 @@ from .sockets import Socket, db, session_cookie
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FUZZ = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     derandomize=True,  # the same examples on every run: a failure is reproducible in CI

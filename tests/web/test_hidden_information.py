@@ -21,6 +21,7 @@ from game.engine.cards import CARDS
 from game.engine.game import Engine
 from game.models import Game
 from game.services import engines, lifecycle
+from tests.sizes import sized
 
 from .helpers import make_player
 from .sockets import Socket, connect, db
@@ -105,7 +106,7 @@ async def wait_reply(sock: Socket, timeout: float = 10) -> str:
             return frame
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", sized(small=[2], full=[1, 2]))
 async def test_no_frame_names_a_card_its_viewer_may_not_know(seed, monkeypatch):
     # The game's shuffle seed too, so a failure replays exactly.
     monkeypatch.setattr(lifecycle, "new_secret_seed", lambda: 1000 + seed)
