@@ -49,6 +49,7 @@ def test_every_decision_is_answered_legally_against_random_and_itself(level, str
     assert kinds >= COMMON_KINDS, COMMON_KINDS - kinds
 
 
+@pytest.mark.timeout(240)
 def test_hard_answers_legally_through_whole_games(strict, monkeypatch):
     monkeypatch.setattr(search, "BUDGET", 2500)
     monkeypatch.setattr(search, "ROLLOUT_DECISIONS", 60)

@@ -111,6 +111,7 @@ def test_a_level_decides_the_same_in_games_that_look_the_same(level):
     assert not differences, differences[:5]
 
 
+@pytest.mark.timeout(240)
 def test_hard_decides_the_same_in_games_that_look_the_same(monkeypatch):
     # The search's worlds are where a leak would be: a smaller budget keeps the test fast and
     # still samples, replays and plays out every world.

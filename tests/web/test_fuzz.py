@@ -111,6 +111,7 @@ def table():
     return {"game": game, "players": {"alice": alice, "bob": bob, "carol": carol, "anon": None}}
 
 
+@pytest.mark.timeout(240)  # every example, at the full size
 @FUZZ
 @given(
     who=st.sampled_from(["alice", "bob", "carol", "anon"]),

@@ -106,6 +106,7 @@ async def wait_reply(sock: Socket, timeout: float = 10) -> str:
             return frame
 
 
+@pytest.mark.timeout(240)
 @pytest.mark.parametrize("seed", sized(small=[2], full=[1, 2]))
 async def test_no_frame_names_a_card_its_viewer_may_not_know(seed, monkeypatch):
     # The game's shuffle seed too, so a failure replays exactly.
