@@ -23,7 +23,7 @@ FLASH = '<div id="flash"'
 # How long a test waits for a frame it expects: generous, as a busy machine is slow, and no
 # test waits it out unless what it expects never comes.
 WAIT = 10.0
-_VERSION = re.compile(r'id="(?:topbar|board)"[^>]*?data-version="(\d+)"')
+VERSION = re.compile(r'id="(?:topbar|board)"[^>]*?data-version="(\d+)"')
 
 
 def db(fn):
@@ -101,7 +101,7 @@ class Socket:
         return await self.reply() + "\n" + await self.caught_up(game)
 
     def shown_version(self) -> int:
-        return max((int(v) for f in self.frames for v in _VERSION.findall(f)), default=-1)
+        return max((int(v) for f in self.frames for v in VERSION.findall(f)), default=-1)
 
     async def drain(self, quiet: float = 0.15) -> str:
         """Everything that arrives until `quiet` seconds pass without a frame; returns it

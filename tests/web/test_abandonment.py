@@ -48,7 +48,7 @@ async def test_the_opponent_sees_a_countdown_then_claims_the_win(settings):
     assert "bob is disconnected" in await spectator.wait_for("data-countdown")
     # When the countdown ends the server redraws: the claim is offered to alice only.
     await a.wait_for('id="claim-win"')
-    # Whatever the spectator is sent meanwhile (quiet: there is nothing to wait for) offers no claim.
+    # What the spectator is sent meanwhile offers no claim (quiet: nothing is awaited).
     assert 'id="claim-win"' not in await spectator.drain(0.3)
 
     await db(game.refresh_from_db)()
