@@ -62,6 +62,7 @@ def _secrets(engine: Engine, viewer: str | None, known: set[str]) -> set[str]:
     return hidden - known
 
 
+@pytest.mark.timeout(240)  # every point of the game, rendered twice, at the full size
 @pytest.mark.parametrize("who", ["alice", "spectator"])
 def test_no_byte_of_a_running_games_replay_names_a_card_its_viewer_may_not_know(
     who, alice, bob, client, django_user_model
