@@ -1,5 +1,10 @@
 """A browser's websocket for the consumer tests: the player's session cookie, the page's Origin,
-every frame recorded. Shared by test_consumers, test_hostile_input, test_hidden_information."""
+every frame recorded. Shared by the websocket tests of tests/web.
+
+A test waits for what it expects, however long a busy machine makes the server take: the reply
+to what its socket sent (`reply`), the page brought to the game's version (`caught_up`), or a
+frame holding some text (`wait_for`). Waiting for a quiet socket instead (`drain`) is for a test
+that asserts what does NOT arrive."""
 
 from __future__ import annotations
 
