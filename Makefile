@@ -115,6 +115,7 @@ test-postgresql: dev-venv
 	db=venture_web_$$$$; \
 	REDIS_URL= DATABASE_URL=postgres://postgres@127.0.0.1:5432/$$db \
 	  $(VPY) -m pytest -p no:cacheprovider --create-db -n 2 tests/web \
+	  -W "ignore:Error when trying to teardown test databases" \
 	  $(addprefix --deselect=,$(ON_SQLITE_ONLY)); \
 	status=$$?; \
 	for n in 0 1; do $(VPY) -c "$(DROP_DATABASE)" test_$${db}_gw$$n; done; \
