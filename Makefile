@@ -81,8 +81,8 @@ chromium:
 test: lint
 	$(VPY) -m pytest -m "not slow and not scale and not e2e" -n 2
 
-# The scale tests start servers, a database and a Redis prefix of their own and run alone
-# (their timing is part of what they check). The browser tests (marker e2e) run in their own
+# The scale tests run alone: each starts several server processes (and a database and a Redis
+# prefix of its own), which would crowd two workers' other tests. The browser tests (marker e2e) run in their own
 # pytest invocation: Playwright's event loop must not share a process with the async consumer
 # tests (its sync API runs an event loop of its own in the test thread).
 test-all: lint chromium
