@@ -29,8 +29,8 @@ sockets are turned away and most of its messages dropped.
 Progress goes to stderr; the last line is a JSON object: p50/p99 of both phases, their ratio
 (`ratio_p99`), the spectator sockets accepted and refused, the messages they sent and what they
 were answered, and the server's CPU in each phase. The exit status is 1 when there were errors.
-A benchmark, not a test: `make test` never runs it (tests/reliability/test_bench_spectators.py runs
-it at a tiny size to see that it still works).
+A benchmark, not a test: no test command times it (tests/reliability/test_bench_spectators.py,
+part of `make test-all`, runs it at a tiny size to see that it still works).
 """
 
 from __future__ import annotations

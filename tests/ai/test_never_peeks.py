@@ -21,6 +21,7 @@ from game.ai import decide, search
 from game.ai.policy import Policy
 from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine, replay
+from tests.sizes import sized
 
 from .helpers import COMPUTER, OTHER, play, real_choice, setup_for
 
@@ -110,15 +111,18 @@ def test_a_level_decides_the_same_in_games_that_look_the_same(level):
     assert not differences, differences[:5]
 
 
+@pytest.mark.timeout(240)
 def test_hard_decides_the_same_in_games_that_look_the_same(monkeypatch):
     # The search's worlds are where a leak would be: a smaller budget keeps the test fast and
     # still samples, replays and plays out every world.
     monkeypatch.setattr(search, "BUDGET", 2500)
     monkeypatch.setattr(search, "ROLLOUT_DECISIONS", 60)
+    # Seed 0's first positions give Hard no choice to search: seed 1 alone still compares some.
+    seeds = sized(small=range(1, 2), full=range(3))
     compared, differences = _check(
-        lambda g, seat, s: decide("hard", g, seat, s), range(3), "medium", swaps=3, only=_searched
+        lambda g, seat, s: decide("hard", g, seat, s), seeds, "medium", swaps=3, only=_searched
     )
-    assert compared >= 20, compared
+    assert compared >= sized(small=10, full=20), compared
     assert not differences, differences[:5]
 
 

@@ -1,6 +1,6 @@
 """Real-browser tests: a Daphne live server in a forked process and Debian's Chromium driven by
 Playwright's sync API. Run with `pytest -m e2e`;
-`make test` runs them in their own pytest invocation.
+`make test-all` runs them in their own pytest invocation (`make test` leaves them out).
 
 On failure every page the test opened is saved as a screenshot under test-artifacts/e2e/.
 """

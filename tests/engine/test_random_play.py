@@ -12,10 +12,12 @@ import pytest
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.game import Engine, replay
+from tests.sizes import sized
 
 from .helpers import new_game
 
-GAMES = 200
+BLOCKS = 10
+GAMES_PER_BLOCK = sized(small=4, full=20)
 MAX_DECISIONS = 20000
 LIFE_LINE = re.compile(r"^(\w+) .*\(now (-?\d+)\)")
 PAIRINGS = list(itertools.permutations(STARTER_DECKS.values(), 2))
@@ -82,9 +84,9 @@ def play_checked(seed: int) -> Engine:
     return game
 
 
-@pytest.mark.parametrize("block", range(10))
+@pytest.mark.parametrize("block", range(BLOCKS))
 def test_random_games_keep_invariants_and_replay_identically(block):
-    for seed in range(block * GAMES // 10, (block + 1) * GAMES // 10):
+    for seed in range(block * GAMES_PER_BLOCK, (block + 1) * GAMES_PER_BLOCK):
         game = play_checked(seed)
         again = replay(game.setup, game.answers)
         assert again.state_json() == game.state_json(), f"seed {seed}: replay differs"

@@ -9,10 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 TINY = "--games 2 --spectators 6 --rate 20 --duration 2 --warmup 1 --pace 0.2"
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(240)  # the benchmark's own run is bounded at 180 s
 def test_the_spectator_benchmark_runs_at_a_tiny_size() -> None:
     done = subprocess.run(
         [sys.executable, "bench/spectators.py", *TINY.split()],

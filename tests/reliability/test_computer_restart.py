@@ -13,9 +13,14 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 from bench._client import Browser, Seat, Table
 
 from .conftest import start_servers
+
+# Servers started, killed and started again, with the computer's answer held back on purpose.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
 
 COMPUTER = "Computer (Easy)"
 

@@ -18,7 +18,11 @@ from game.models import Game
 from game.services import broadcast, engines
 from tests.web.helpers import make_player, start_game
 
-pytestmark = [pytest.mark.scale, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.scale,
+    pytest.mark.timeout(600),
+    pytest.mark.django_db(transaction=True),
+]
 
 
 class Process:

@@ -27,7 +27,7 @@ from bench._client import Browser, Seat, Table
 
 from .conftest import LOGS
 
-pytestmark = [pytest.mark.scale]
+pytestmark = [pytest.mark.scale, pytest.mark.timeout(600)]
 
 MAX_ANSWERS = 1500
 TIMEOUT_SECONDS = 4  # VENTURE_COMPUTER_TIMEOUT_SECONDS: a lost turn is handed out again after
@@ -122,7 +122,9 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_game_ends_with_nothing_app
                     # Its turn is lost with it: nothing is answered until it is handed out again.
                     await asyncio.sleep(1.0)
                     assert seat.version == version, "the killed worker's answer was applied"
-                    workers.append(Worker(worker_env, LOGS / f"{name}-worker-2.log"))
+                    # The new worker answers without holding its turns: nothing more is killed,
+                    # and at DELAY_SECONDS a turn the rest of the game would take minutes.
+                    workers.append(Worker(env, LOGS / f"{name}-worker-2.log"))
                 pending = await table.next_choice()
                 if pending is None:
                     assert table.over, "nobody was offered a decision and the game is not over"

@@ -18,7 +18,7 @@ import pytest
 from bench import _servers
 from bench._client import FRAGMENT_TAGS, Browser, Seat, Table, normalised
 
-pytestmark = [pytest.mark.scale]
+pytestmark = [pytest.mark.scale, pytest.mark.timeout(600)]
 
 DECKS = ("Varis (green-white)", "Crawlers (black-red)")
 MAX_ANSWERS = 1500  # random games end well before (bench/engine.py); a bound, not an expectation

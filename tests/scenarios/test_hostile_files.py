@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from game.scenario import loader
 from game.scenario.loader import ScenarioError, load_scenario, parse_scenario
+from tests.sizes import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent
@@ -487,7 +488,7 @@ _hostile = st.recursive(
 HOSTILE_FILES = st.dictionaries(st.sampled_from(sorted(SLOTS)), _hostile, min_size=1, max_size=3)
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(values=HOSTILE_FILES)
 def test_a_hostile_value_in_any_slot_is_a_scenario_error_or_valid(values):
     text = fill(values)

@@ -1,10 +1,16 @@
 """A browser's websocket for the consumer tests: the player's session cookie, the page's Origin,
-every frame recorded. Shared by test_consumers, test_hostile_input, test_hidden_information."""
+every frame recorded. Shared by the websocket tests of tests/web.
+
+A test waits for what it expects, however long a busy machine makes the server take: the reply
+to what its socket sent (`reply`), the page brought to the game's version (`caught_up`), or a
+frame holding some text (`wait_for`). Waiting for a quiet socket instead (`drain`) is for a test
+that asserts what does NOT arrive."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 
 from channels.db import database_sync_to_async
@@ -18,6 +24,11 @@ from game.models import Game
 from .helpers import make_player, option_id, pending, start_position
 
 ORIGIN = (b"origin", b"http://testserver")
+FLASH = '<div id="flash"'
+# How long a test waits for a frame it expects: generous, as a busy machine is slow, and no
+# test waits it out unless what it expects never comes.
+WAIT = 10.0
+VERSION = re.compile(r'id="(?:topbar|board)"[^>]*?data-version="(\d+)"')
 
 
 def db(fn):
@@ -48,40 +59,64 @@ class Socket:
         url = f"/ws/game/{game.code}/{path}"
         self.comm = WebsocketCommunicator(application, url, headers=headers)
         self.frames: list[str] = []
-        self.sent = False  # a message went out since the last drain: a reply is due
 
     async def connect(self) -> None:
         connected, _ = await self.comm.connect()
         assert connected
         # The whole board comes first; on a busy machine it may take a while.
-        self.frames.append(await self.comm.receive_from(timeout=10))
-        await self.drain()
+        self.frames.append(await self.comm.receive_from(timeout=WAIT))
 
-    async def drain(self, timeout: float = 0.15, reply_within: float = 3.0) -> str:
-        """Everything that arrives until the socket is quiet; returns the new frames joined.
-        After this socket sent something, the first frame is awaited up to `reply_within`
-        seconds (the server answers every message, an update or a refusal, and a busy machine
-        may take longer than the quiet `timeout` to do it)."""
+    async def until(self, arrived, timeout: float = WAIT) -> str:
+        """Frames until `arrived(frame)` holds for one of them (however long a busy machine
+        makes the server take); returns the new frames joined, that one included."""
         new = []
-        if self.sent and not await self.comm.receive_nothing(timeout=reply_within):
-            new.append(await self.comm.receive_from())
-        self.sent = False
-        while not await self.comm.receive_nothing(timeout=timeout):
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    frame = await self.comm.receive_from(timeout=timeout)
+                    new.append(frame)
+                    self.frames.append(frame)
+                    if arrived(frame):
+                        return "\n".join(new)
+        except TimeoutError:
+            raise AssertionError(f"what was awaited never arrived; got {new[-3:]!r}") from None
+
+    async def wait_for(self, text: str, timeout: float = WAIT) -> str:
+        """Frames until one holds `text`; returns them joined."""
+        try:
+            return await self.until(lambda frame: text in frame, timeout)
+        except AssertionError:
+            raise AssertionError(f"{text!r} never arrived; got {self.text[-500:]!r}") from None
+
+    async def reply(self, timeout: float = WAIT) -> str:
+        """Frames until the #flash that answers this socket's last message (the server answers
+        every message: a refusal in words, or an empty flash once the action was applied)."""
+        return await self.until(lambda frame: frame.startswith(FLASH), timeout)
+
+    async def caught_up(self, game: Game, timeout: float = WAIT) -> str:
+        """Frames until the page shows the game's version in the database (or a later one): what
+        every page of the game receives once an action is applied. "" if it already does."""
+        await db(game.refresh_from_db)()
+        if self.shown_version() >= game.version:
+            return ""
+        return await self.until(lambda _: self.shown_version() >= game.version, timeout)
+
+    async def answered(self, game: Game) -> str:
+        """The reply to this socket's answer and its page brought to the game's new version."""
+        return await self.reply() + "\n" + await self.caught_up(game)
+
+    def shown_version(self) -> int:
+        return max((int(v) for f in self.frames for v in VERSION.findall(f)), default=-1)
+
+    async def drain(self, quiet: float = 0.15) -> str:
+        """Everything that arrives until `quiet` seconds pass without a frame; returns it
+        joined. Only for a test that asserts what does NOT arrive (after waiting for what
+        does): a quiet socket is no proof that the server is done."""
+        new = []
+        while not await self.comm.receive_nothing(timeout=quiet):
             new.append(await self.comm.receive_from())
         self.frames += new
         return "\n".join(new)
-
-    async def wait_for(self, text: str, timeout: float = 10.0) -> str:
-        """Frames until one holds `text` (what the server pushes when it is done, however
-        long a busy machine makes it take); returns that frame's batch."""
-        seen = []
-        deadline = asyncio.get_running_loop().time() + timeout
-        while asyncio.get_running_loop().time() < deadline:
-            chunk = await self.drain(0.05)
-            seen.append(chunk)
-            if text in chunk:
-                return chunk
-        raise AssertionError(f"{text!r} never arrived; got {''.join(seen)[-500:]!r}")
 
     async def send(self, **fields) -> None:
         """Send a form's fields as htmx does; like a rendered form, each carries a fresh action
@@ -93,7 +128,6 @@ class Socket:
 
     async def send_json(self, data: object) -> None:
         await self.comm.send_to(text_data=json.dumps(data))
-        self.sent = True
 
     @property
     def text(self) -> str:
@@ -130,5 +164,5 @@ async def passes(sock: Socket, game: Game, name: str) -> str:
     got = []
     while (d := await db(pending)(game)) is not None and (d.player, d.kind) == (name, "priority"):
         await answer(sock, game, "pass")
-        got.append(await sock.drain())
+        got.append(await sock.answered(game))
     return "\n".join(got)

@@ -63,11 +63,11 @@ async def test_a_socket_of_someone_not_seated_never_receives_a_seats_view():
     ]
     for label in ("cast Keen-Eared Sentry", "Lost Mine of Phandelver"):
         await answer(a, game, label)
-        await a.drain()
+        await a.answered(game)
         await db(passes)(game, bob)  # bob holds cards: asked about what alice put on the stack
-        await a.drain()
+        await a.caught_up(game)
         for w in watchers:
-            await w.drain()
+            await w.caught_up(game)
     assert "Gloom Stalker" in a.text  # the seat's own view does show its hand
     for w in watchers:
         assert len(w.frames) >= 3  # the board, then the two changes
@@ -79,7 +79,7 @@ async def test_a_socket_of_someone_not_seated_never_receives_a_seats_view():
             assert 'name="option"' not in frame and 'value="pace"' not in frame
         await db(game.refresh_from_db)()
         await w.send(action="concede", version=str(game.version))
-        assert "watching" in await w.drain()
+        assert "watching" in await w.reply()
         await w.close()
     await db(game.refresh_from_db)()
     assert game.status == game.ACTIVE

@@ -35,7 +35,7 @@ async def test_an_action_updates_both_seats_and_the_opponent_sees_the_choice_nam
     b = await connect(game, bob)
 
     await answer(a, game, "cast Keen-Eared Sentry")
-    mine, theirs = await a.drain(), await b.drain()
+    mine, theirs = await a.answered(game), await b.caught_up(game)
 
     # Alice chooses a dungeon on the three maps; bob is told what she is doing and sees the
     # same maps without buttons.
@@ -56,38 +56,38 @@ async def test_the_marker_and_the_fork_appear_on_both_pages():
     a = await connect(game, alice)
     b = await connect(game, bob)
     await answer(a, game, "cast Keen-Eared Sentry")
-    await a.drain()
-    await b.drain()
+    await a.answered(game)
+    await b.caught_up(game)
     await passes(b, game, "bob")
-    await a.drain()
+    await a.caught_up(game)
     await answer(a, game, "Lost Mine of Phandelver")
-    await a.drain()
-    theirs = await b.drain()
+    await a.answered(game)
+    theirs = await b.caught_up(game)
     assert 'data-room="Cave Entrance"' in theirs and "venture-marker" in theirs
     assert theirs.count('class="room reachable"') == 2  # the next rooms, highlighted
 
     await passes(b, game, "bob")  # Cave Entrance's ability on the stack
-    await a.drain()
+    await a.caught_up(game)
     # Cave Entrance: scry 1 (keep the card on top), then the Dungeon Map ventures to the fork.
     d = await db(pending)(game)
     assert d.kind == "scry"
     await db(game.refresh_from_db)()
     await a.send(action="answer", multi="1", version=str(game.version))
-    await a.drain()
+    await a.answered(game)
     await passes(b, game, "bob")  # the Sentry spell, still on the stack
-    await a.drain()
+    await a.caught_up(game)
     await answer(a, game, "activate Dungeon Map: {3}, {T}")
-    mine = await a.drain()
-    theirs = await b.drain() + await passes(b, game, "bob")  # the map's ability on the stack
-    mine += await a.drain()
+    mine = await a.answered(game)
+    theirs = await b.caught_up(game) + await passes(b, game, "bob")  # the map's ability
+    mine += await a.caught_up(game)
     assert 'data-kind="choose_room"' in mine
     assert mine.count('class="room reachable choice"') == 2
     assert "alice is choosing a room" in theirs
     assert 'class="room reachable choice"' not in b.text
 
     await answer(a, game, "Mine Tunnels")
-    await a.drain()
-    theirs = await b.drain()
+    await a.answered(game)
+    theirs = await b.caught_up(game)
     assert re.search(r'class="room current[^"]*" data-room="Mine Tunnels"', theirs)
     await a.close()
     await b.close()
@@ -99,14 +99,14 @@ async def test_bad_input_gets_a_clear_error_and_changes_nothing():
     version = game.version
 
     await a.comm.send_to(text_data="this is not json")
-    assert "not understood" in await a.drain()
+    assert "not understood" in await a.reply()
     await a.send(action="dance")
-    assert "Unknown action" in await a.drain()
+    assert "Unknown action" in await a.reply()
     await a.send(action="answer", option="cast:9999", version=str(version))
-    reply = await a.drain()
+    reply = await a.reply()
     assert "is not an option" in reply and "Legal options:" in reply
     await a.send(action="answer", option="pass")
-    assert "which version" in await a.drain()
+    assert "which version" in await a.reply()
 
     await db(game.refresh_from_db)()
     assert game.version == version
@@ -118,14 +118,13 @@ async def test_stale_and_repeated_clicks_are_refused_visibly():
     a = await connect(game, alice)
     oid = await db(option_id)(game, "cast Keen-Eared Sentry")
     await a.send(action="answer", option=oid, version=str(game.version), action_id="abc123")
-    await a.drain()
-    await db(game.refresh_from_db)()
+    await a.answered(game)
     after = game.version
 
     await a.send(action="answer", option=oid, version="0", action_id="abc123")
-    assert "already received" in await a.drain()
+    assert "already received" in await a.reply()
     await a.send(action="answer", option="pass", version="0", action_id="other")
-    assert "You already answered that decision" in await a.drain()
+    assert "You already answered that decision" in await a.reply()
     await db(game.refresh_from_db)()
     assert game.version == after
     await a.close()
@@ -135,7 +134,7 @@ async def test_the_other_seat_cannot_answer():
     alice, bob, game = await players_and_game()
     b = await connect(game, bob)
     await b.send(action="answer", option="pass", version=str(game.version))
-    assert "It is alice&#x27;s decision" in await b.drain()
+    assert "It is alice&#x27;s decision" in await b.reply()
     await b.close()
 
 
@@ -146,9 +145,9 @@ async def test_presence_is_shown_to_the_other_seat():
     assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
 
     b = await connect(game, bob)
-    assert re.search(r'seat-presence online" data-seat="bob"', await a.drain())
+    await a.wait_for('seat-presence online" data-seat="bob"')
     await b.close()
-    assert re.search(r'seat-presence offline" data-seat="bob"', await a.drain())
+    await a.wait_for('seat-presence offline" data-seat="bob"')
     await a.close()
 
 
@@ -156,7 +155,7 @@ async def test_a_reconnect_receives_the_current_view_with_the_prompt():
     alice, bob, game = await players_and_game()
     a = await connect(game, alice)
     await answer(a, game, "cast Keen-Eared Sentry")
-    await a.drain()
+    await a.answered(game)
     await db(passes_for)(game, bob)
     await a.close()
 
@@ -182,7 +181,7 @@ async def test_a_socket_without_a_session_is_a_spectator_and_cannot_act():
     alice, bob, game = await players_and_game()
     anon = await connect(game)
     await anon.send(action="answer", option="pass", version=str(game.version))
-    assert "watching" in await anon.drain()
+    assert "watching" in await anon.reply()
     await anon.close()
 
 
@@ -195,33 +194,33 @@ async def test_no_frame_to_a_seat_names_a_card_in_the_other_hand():
 
     async def step(label, **kw):
         await answer(a, game, label, **kw)
-        await a.drain()
-        await b.drain()
+        await a.answered(game)
+        await b.caught_up(game)
         await passes(b, game, "bob")  # bob holds cards: asked about what alice put on the stack
-        await a.drain()
+        await a.caught_up(game)
 
     await step("cast Keen-Eared Sentry")
     await step("Lost Mine of Phandelver")
     await db(game.refresh_from_db)()
     await a.send(action="answer", multi="1", version=str(game.version))  # scry: keep on top
-    await a.drain()
-    await b.drain()
+    await a.answered(game)
+    await b.caught_up(game)
     await passes(b, game, "bob")
-    await a.drain()
+    await a.caught_up(game)
     await step("activate Dungeon Map: {3}, {T}")
     await step("Goblin Lair")
     # Alice passes the turn; bob draws and passes his turn.
     await db(game.refresh_from_db)()
     await a.send(action="pace", pass_until="my_turn", version=str(game.version))
-    await a.drain()
-    await b.drain()
+    await a.answered(game)
+    await b.caught_up(game)
     # Bob holds cards: he is asked in alice's end step and in his own main phase; he passes
     # his turn away too.
     for _ in range(2):
         await db(game.refresh_from_db)()
         await b.send(action="pace", pass_until="my_turn", version=str(game.version))
-        await a.drain()
-        await b.drain()
+        await b.answered(game)
+        await a.caught_up(game)
     await db(game.refresh_from_db)()
     assert game.version > 20
     d = await db(pending)(game)
@@ -290,8 +289,8 @@ async def test_presence_expires_when_a_server_dies_without_closing_its_sockets(m
     a = await connect(game, alice)
     assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
     assert re.search(r'seat-presence online" data-seat="alice"', a.text)
-    # The heartbeat keeps alice's own connection fresh.
-    await a.drain(timeout=0.3)
+    # The heartbeat keeps alice's own connection fresh: a few beats pass.
+    await asyncio.sleep(0.3)
     mine = await db(Connection.objects.exclude(channel_name="dead.channel").get)()
     assert timezone.now() - mine.last_seen < timedelta(seconds=1)
     await a.close()
@@ -330,10 +329,9 @@ async def test_a_beat_redraws_a_page_when_a_connection_expires_and_beats_once_fo
     spectator = await connect(game, None, path="watch/")
     assert re.search(r'seat-presence online" data-seat="bob"', a.text)
     assert re.search(r'seat-presence online" data-seat="bob"', spectator.text)
-    await a.drain(timeout=1.5)
-    await spectator.drain()
-    assert re.search(r'seat-presence offline" data-seat="bob"', a.text)
-    assert re.search(r'seat-presence offline" data-seat="bob"', spectator.text)
+    # The dead connection expires within a second; the next beat redraws both pages.
+    await a.wait_for('seat-presence offline" data-seat="bob"')
+    await spectator.wait_for('seat-presence offline" data-seat="bob"')
     # Every beat was one call for both sockets: alice's row (the spectator has none).
     assert calls and all(c == calls[0] for c in calls)
     assert len(calls[0][0]) == 1 and calls[0][1] == [game.pk]
@@ -363,7 +361,7 @@ async def test_beats_redraw_nothing_while_who_is_connected_stays_what_the_page_s
     alice, bob, game = await players_and_game()
     a = await connect(game, alice)
     b = await connect(game, bob)
-    await a.drain()
+    await a.wait_for('seat-presence online" data-seat="bob"')  # the redraw bob's arrival made
     before = len(renders)
     beat = heartbeats._BEATS[asyncio.get_running_loop()]
     assert len(beat.members) == 2
@@ -385,9 +383,8 @@ async def test_the_change_message_carries_the_new_answers_and_the_consumer_keeps
     before = game.version
     cast = await db(option_id)(game, "cast Keen-Eared Sentry")
     await answer(a, game, "cast Keen-Eared Sentry")
-    await a.drain()
-    await b.drain()
-    await db(game.refresh_from_db)()
+    await a.answered(game)
+    await b.caught_up(game)
     start, answers = engines.offered(game.pk, game.code)
     assert start == before and start + len(answers) == game.version
     assert answers[0] == ("alice", cast, "")  # (who, answer, note)
@@ -401,23 +398,23 @@ async def test_a_stop_is_turned_on_and_off_by_a_socket_message_and_a_bad_one_is_
     alice, bob, game = await players_and_game()
     a = await connect(game, alice)
     await a.send(action="pace", stop="theirs:end", stop_on="on", version=str(game.version))
-    await a.drain()
+    await a.reply()
     stored = await db(lambda: Player.objects.get(pk=alice.pk).stops)()
     assert "theirs:end" in stored and "mine:precombat_main" in stored  # the defaults kept
     await a.send(action="pace", stop="theirs:end", stop_on="off", version="0")  # sets: any version
-    await a.drain()
+    await a.reply()
     assert "theirs:end" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
     await a.send(action="pace", stop="theirs:cleanup", stop_on="on", version=str(game.version))
-    assert "is not a stop" in await a.drain()
+    assert "is not a stop" in await a.reply()
     await a.send(action="pace", stop="theirs:end", stop_on="maybe", version=str(game.version))
-    assert "stop_on is on or off" in await a.drain()
+    assert "stop_on is on or off" in await a.reply()
     assert "theirs:end" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
     # The stop on the opponent's triggers (the pace bar's toggle) goes the same way.
     await a.send(action="pace", stop="theirs:triggers", stop_on="on", version=str(game.version))
-    await a.drain()
+    await a.reply()
     assert "theirs:triggers" in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
     await a.send(action="pace", stop="theirs:triggers", stop_on="off", version=str(game.version))
-    await a.drain()
+    await a.reply()
     assert "theirs:triggers" not in await db(lambda: Player.objects.get(pk=alice.pk).stops)()
     await a.close()
 
@@ -429,9 +426,8 @@ async def test_a_rematch_is_offered_and_accepted_by_socket_messages():
     a = await connect(game, alice)
     b = await connect(game, bob)
     await b.send(action="concede", version=str(game.version))
-    await a.drain()
-    await b.drain()
-    await db(game.refresh_from_db)()
+    await b.answered(game)
+    await a.caught_up(game)
     await a.send(action="rematch", version=str(game.version))
     # Bob's page shows the offer once it is stored (a busy machine may take a while).
     await b.wait_for("offers a rematch")

@@ -19,14 +19,15 @@ from game.decks import STARTER_DECKS
 from game.engine.game import Engine
 from game.models import ActionReceipt, Game, GameAction
 from game.services import engines
+from tests.sizes import examples
 
 from .helpers import make_player, start_position
-from .sockets import Socket, db, session_cookie
+from .sockets import FLASH, Socket, db, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FUZZ = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     derandomize=True,  # the same examples on every run: a failure is reproducible in CI
@@ -110,6 +111,7 @@ def table():
     return {"game": game, "players": {"alice": alice, "bob": bob, "carol": carol, "anon": None}}
 
 
+@pytest.mark.timeout(240)  # every example, at the full size
 @FUZZ
 @given(
     who=st.sampled_from(["alice", "bob", "carol", "anon"]),
@@ -128,7 +130,9 @@ def test_generated_websocket_messages_never_break_the_game(table, who, messages)
             # Raw frames: the communicator's send_to refuses an empty one, a client may not.
             kind = "bytes" if isinstance(message, bytes) else "text"
             await sock.comm.input_queue.put({"type": "websocket.receive", kind: message})
-        await sock.drain(0.2)
+        # Each message is answered (eight at most: within the socket's burst).
+        while sum(f.startswith(FLASH) for f in sock.frames) < len(messages):
+            await sock.until(lambda frame: frame.startswith(FLASH))
         await sock.close()
         return sock.frames
 

@@ -151,15 +151,15 @@ async def test_every_kind_of_bad_message_is_refused_with_a_reason_and_changes_no
     ]
     for message, expected in cases:
         await a.comm.send_to(text_data=message)
-        reply = flash(await a.drain(0.1))
+        reply = flash(await a.reply())
         assert expected in reply, (message[:80], reply)
     await a.comm.send_to(bytes_data=b"\x00\x01binary")
-    assert "send text" in flash(await a.drain(0.1))
+    assert "send text" in flash(await a.reply())
     assert await snapshot(game) == before
 
     # Still open, still playing: a good answer goes through.
     await answer(a, game, "cast Keen-Eared Sentry")
-    await a.drain()
+    await a.answered(game)
     assert (await snapshot(game))[0] > before[0]
     await a.close()
 
@@ -169,9 +169,9 @@ async def test_an_oversized_message_is_refused_unread_and_the_socket_stays_open(
     a = await connect(game, alice)
     big = json.dumps({"action": "answer", "option": "x" * 100_000, "version": "0"})
     await a.comm.send_to(text_data=big)
-    assert "too large" in flash(await a.drain(0.1))
+    assert "too large" in flash(await a.reply())
     await answer(a, game, "cast Keen-Eared Sentry")
-    assert 'data-kind="choose_dungeon"' in await a.drain()
+    assert 'data-kind="choose_dungeon"' in await a.answered(game)
     await a.close()
 
 
@@ -181,29 +181,29 @@ async def test_options_from_an_earlier_decision_and_answers_for_the_other_seat_a
     b = await connect(game, bob)
     cast = await db(option_id)(game, "cast Keen-Eared Sentry")
     await answer(a, game, "cast Keen-Eared Sentry")
-    await a.drain()
-    await b.drain()
+    await a.answered(game)
+    await b.caught_up(game)
     await passes(b, game, "bob")  # bob holds cards: asked about the spell on the stack
-    await a.drain()
+    await a.caught_up(game)
     before = await snapshot(game)
     d = await db(pending)(game)
     assert d.kind == "choose_dungeon"
 
     # An option of the earlier decision, sent with the current version: not an option now.
     await a.send(action="answer", option=cast, version=str(before[0]))
-    assert "is not an option" in flash(await a.drain())
+    assert "is not an option" in flash(await a.reply())
     # The same option with the old version: that decision was answered.
     await a.send(action="answer", option=cast, version="0")
-    assert "You already answered" in flash(await a.drain())
+    assert "You already answered" in flash(await a.reply())
     # Bob answers alice's decision, with a correct option id and version.
     await b.send(action="answer", option=d.options[0].id, version=str(before[0]))
-    assert "It is alice&#x27;s decision" in flash(await b.drain())
+    assert "It is alice&#x27;s decision" in flash(await b.reply())
     # Bob claims to be alice: the seat comes from the session, not from the message.
     await b.send_json(
         {"action": "answer", "option": d.options[0].id, "version": str(before[0]),
          "action_id": "z1", "player": "alice"}
     )  # fmt: skip
-    assert "Unknown field(s): player" in flash(await b.drain())
+    assert "Unknown field(s): player" in flash(await b.reply())
     assert await snapshot(game) == before
     await a.close()
     await b.close()
@@ -218,6 +218,7 @@ async def test_a_flood_is_rate_limited_per_connection_and_the_connection_stays_o
     before = await snapshot(game)
     for i in range(200):
         await a.send(action="pace", full_control="on", version="0", action_id=f"f{i}")
+    # Quiet, not a reply: the point is that most of the flood gets none.
     frames = await a.drain(0.3)
     flashes = frames.count('<div id="flash"')
     # The burst of ten (and what trickled in meanwhile at five a second) was taken; the rest
@@ -229,10 +230,10 @@ async def test_a_flood_is_rate_limited_per_connection_and_the_connection_stays_o
     assert (await snapshot(game))[0] == before[0]
     # The other connection is not limited by alice's flood, and alice's recovers.
     await b.send(action="pace", full_control="on", version=str(before[0]))
-    assert flash(await b.drain()) == ""
+    assert flash(await b.reply()) == ""
     await a.comm.receive_nothing(timeout=0.5)
     await answer(a, game, "cast Keen-Eared Sentry")
-    assert flash(await a.drain()) == ""
+    assert flash(await a.answered(game)) == ""
     assert (await snapshot(game))[0] > before[0]
     await a.close()
     await b.close()

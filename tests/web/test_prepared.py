@@ -262,8 +262,8 @@ def _round_trips():
 def test_an_answer_makes_four_round_trips_on_postgresql():
     if connection.vendor != "postgresql":
         pytest.skip(
-            "needs PostgreSQL (psycopg's pipeline mode); tests/scale/test_on_postgresql.py "
-            "runs this module on it"
+            "needs PostgreSQL (psycopg's pipeline mode); `make test-postgresql` (part of "
+            "`make test-all`) runs this module on it"
         )
     alice, bob = make_player("alice"), make_player("bob")
     game = start_game(alice, bob, seed=4)

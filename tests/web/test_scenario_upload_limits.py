@@ -17,6 +17,7 @@ from game.bodylimit import MAX_BODY_BYTES, BodyLimit
 from game.models import Game
 from game.scenario import loader
 from tests.scenarios.test_hostile_files import HOSTILE_FILES, alias_bomb, fill
+from tests.sizes import examples
 
 from .helpers import position_text
 
@@ -133,7 +134,7 @@ def test_a_form_body_over_the_limit_is_refused_without_the_middleware(client):
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
