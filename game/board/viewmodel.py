@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from game.engine.stops import THEIR_TRIGGERS
+from game.engine.stops import ASK_FORCED, THEIR_TRIGGERS
 
 if TYPE_CHECKING:
     from dungeons.maplayout import DungeonMap
@@ -184,6 +184,13 @@ class SeatView:
     def stops_on_triggers(self) -> bool:
         """The pace feature stops the player on the opponent's triggered abilities."""
         return THEIR_TRIGGERS in self.stops
+
+    forced_stop: ClassVar[str] = ASK_FORCED  # the stop key of "Ask when forced"
+
+    @property
+    def asks_forced(self) -> bool:
+        """The player is asked even when only one answer is possible (engine/forced.py)."""
+        return ASK_FORCED in self.stops
 
 
 @dataclass(frozen=True, slots=True)
