@@ -69,6 +69,9 @@ class Prompt:
     max: int
     positions: tuple[int, ...]  # 1..n, an ordering's choices
     division: Division | None = None  # combat damage to divide: one amount per recipient
+    # "Attack with all": the options that send every creature able to attack at the player (a
+    # board-side convenience: the answer is still those options, ticked)
+    all_ids: tuple[str, ...] = ()
 
     @property
     def keys(self) -> dict[str, str]:
