@@ -110,10 +110,7 @@ def stop_key_problem(key: object) -> str | None:
     shown = repr(key)[:40]
     return (
         f"{shown} is not a stop: a stop is {THEIR_TRIGGERS}, {ASK_FORCED}, or mine:<step> or "
-        "theirs:<step>, "
-        + "the step one of "
-        + ", ".join(STOP_STEPS)
-        + "."
+        "theirs:<step>, the step one of " + ", ".join(STOP_STEPS) + "."
     )
 
 
