@@ -114,10 +114,9 @@ def test_a_lethal_swing_with_five_creatures_and_no_blocker_is_one_decision(playe
         if len(asked) > 6:
             break
     game.refresh_from_db()
-    # With no card in hand her main phase is no stop; the attack (on the board "Attack with
-    # all" and Confirm), and done: no stop in the declare blockers step (bob could block
-    # nothing), and bob's 15 life are gone.
-    assert asked == ["declare_attackers"]
+    # Her main phase, the attack (on the board "Attack with all" and Confirm), and done: no
+    # stop in the declare blockers step (bob could block nothing), and bob's 15 life are gone.
+    assert asked == ["priority", "declare_attackers"]
     assert game.status == game.FINISHED
 
 
@@ -126,7 +125,6 @@ def test_with_a_possible_blocker_the_stop_once_blocks_are_known_stays(players):
     text = position_text("five_attackers.yaml").replace(
         "battlefield: [Swamp]", "battlefield: [Swamp, Zombie Ogre]"
     )
-    text = text.replace("  alice:\n", "  alice:\n    hand: [Magic Missile]\n")  # the means
     game = start_from_text(alice, bob, text)
     game = answer(game, alice, "pass")  # her main phase
     game = answer(game, alice, ["Grizzled Outrider"])
