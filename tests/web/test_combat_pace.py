@@ -164,3 +164,34 @@ def _prompt(game, player) -> str:
     game.refresh_from_db()
     ctx = board.with_forms(board.board_context(game, player), "")
     return board.render_fragment("prompt", ctx)
+
+
+def test_the_one_possible_division_of_magic_missile_is_made_for_the_player(players):
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "    library: [Forest, Forest, Forest]\n"
+        "    battlefield: [Grizzled Outrider, Veteran Dungeoneer, Forest]",
+        "    hand: [Magic Missile]\n"
+        "    library: [Forest, Forest, Forest]\n"
+        "    battlefield: [Mountain, Mountain, Mountain]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, "cast Magic Missile")
+    assert pending(game).kind == "choose_targets"  # a choice: any one, two or three targets
+    game = answer(game, alice, ["Dungeon Crawler", "Zombie Ogre", "Bob"])
+    # Three damage among three targets: one each, the only division; alice is not asked.
+    assert pending(game).kind != "divide"
+    assert any(
+        line.startswith("Alice is not asked (Magic Missile: divide 3 damage)")
+        for line in log_of(game)
+    )
+
+
+def test_options_past_nine_have_keys_too():
+    from game.board.prompt import prompt_of
+    from game.engine.decisions import Decision, Option
+    from game.engine.kinds import CHOOSE_CARD
+
+    options = [Option(f"c{i}", f"Card {i}") for i in range(13)]
+    keys = [o.key for o in prompt_of(Decision("alice", CHOOSE_CARD, "Choose", options), {}).options]
+    assert keys == list("1234567890bcd")
