@@ -70,7 +70,6 @@ def test_a_lethal_swing_with_five_creatures_takes_three_inputs(new_page, live_se
     for page in (alice, bob):
         expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
     assert inputs.count == 3, inputs.count
-    alice.screenshot(path=f"/tmp/combat-lethal-{viewport['width']}.png")
 
 
 def test_a_turn_with_combat_by_keyboard_is_four_keys_and_none_for_the_defender(
@@ -144,7 +143,6 @@ def test_blocks_on_the_cards_are_said_in_the_prompt_with_the_cards_numbers(
     expect(pairs.nth(1)).to_have_text(
         re.compile(r"^your Yuan-Ti Malison #2 .*blocks alice's Veteran Dungeoneer #1\b")
     )
-    bob.screenshot(path=f"/tmp/combat-blocks-{viewport['width']}.png")
     inputs.click("#confirm")
     for page in (alice, bob):
         expect(page.locator("#log")).to_contain_text("bob blocks")
