@@ -48,6 +48,7 @@ _CITATION = re.compile(
     r"^(?P<text>.*?) \((?P<rule>(?:CR |AFR|Release|Undercity|CLB|Rulings?)[^()]*)\)$"
 )
 _NUMBERED = re.compile(r" (#\d+)(?: \([^()]*\))?$")
+_APART = re.compile(r" \([^()]*\)$")  # what sets a numbered permanent apart ("(tapped)")
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
@@ -73,7 +74,8 @@ def pick_label(kind: str, label: str) -> str:
     if kind == kinds.DECLARE_ATTACKERS and " -> " in label:
         return "attack " + label.split(" -> ", 1)[1]
     if kind == kinds.DECLARE_BLOCKERS and " blocks " in label:
-        return "block " + label.split(" blocks ", 1)[1]
+        # On the blocker's card the attacker's name and number suffice (attackers are tapped).
+        return "block " + _APART.sub("", label.split(" blocks ", 1)[1])
     verb = PICK_VERBS.get(kind, "choose")
     numbered = _NUMBERED.search(label)  # one of identical options ("Forest #2 (tapped)")
     return f"{verb} {numbered[1]}" if numbered else verb

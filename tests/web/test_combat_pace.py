@@ -156,6 +156,9 @@ def test_blocks_name_each_creature_with_the_number_its_card_shows(players):
     # The cards carry the same numbers: bob's two Malisons, and alice's two Dungeoneers.
     assert sorted(p.number for p in v.bottom.creatures) == [1, 2]
     assert sorted(p.number for p in v.top.creatures) == [1, 2]
+    # Each Malison's button names the attacker by its number alone.
+    shorts = [o.short for p in v.bottom.creatures for o in p.actions]
+    assert shorts == ["block Alice's Veteran Dungeoneer #1"] * 2
     html = _prompt(game, bob)
     assert 'class="block-chosen"' in html and "block-list" in html
 
