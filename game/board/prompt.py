@@ -1,5 +1,5 @@
 """The viewer's own decision as the page shows it: the `Prompt` (its options grouped for the
-panel, whose each named object is, the keys 1-9) and the options tied to an object, drawn as
+panel, whose each named object is, the keys) and the options tied to an object, drawn as
 buttons on the card or permanent they name."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from game.engine.kinds import (
     ASSIGN_COMBAT_DAMAGE,
     ASSIGN_COMBAT_DAMAGE_PART,
+    DECLARE_ATTACKERS,
     DIVIDE,
     PRIORITY,
     layout_of,
@@ -97,6 +98,18 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         max=d.max_count,
         positions=tuple(range(1, len(options) + 1)),
         division=split,
+        all_ids=_attack_all(d),
+    )
+
+
+def _attack_all(d: Decision) -> tuple[str, ...]:
+    """The options of "Attack with all": each creature able to attack, attacking the player
+    (an option's data is the creature and whom it attacks: a player's name or a planeswalker's
+    id, combat.declare_attackers)."""
+    if d.kind != DECLARE_ATTACKERS or len(d.options) < 2:
+        return ()
+    return tuple(
+        o.id for o in d.options if isinstance(o.data, tuple) and isinstance(o.data[1], str)
     )
 
 
@@ -130,9 +143,14 @@ def _one_per_choice(options: list[Option], alike: dict[str, str]) -> list[Option
     return shown
 
 
+# The keys of the options, in order: the digits, then letters that no other key of the table
+# takes (A attacks with all; I and Z open a card's zoom, static/js/zoom.js). Passing is Space.
+OPTION_KEYS = "1234567890bcdefghjklmnopqrstuvwxy"
+
+
 def _with_keys(options: list[Option]) -> list[Option]:
-    """The options with the keys 1-9, in order (passing has Space instead; a tenth has none)."""
-    keys = iter("123456789")
+    """The options with their keys, in order (passing has Space instead; past the 33rd, none)."""
+    keys = iter(OPTION_KEYS)
     return [o if o.id == "pass" else replace(o, key=next(keys, "")) for o in options]
 
 

@@ -8,7 +8,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from . import memos
-from .text import PREGAME_KINDS
+from .text import PREGAME_KINDS, namesake_numbers
 from .viewmodel import Completed, Counter, HandCard, Keyword, Permanent, SeatView, Side
 
 if TYPE_CHECKING:
@@ -77,7 +77,10 @@ def _battlefield(
     but for it; on the other player's turn it only keeps {T} abilities off, which the buttons
     on it show."""
     lands, creatures, others = [], [], []
+    numbers = namesake_numbers((p["id"], p["name"]) for p in permanents)
     for p in permanents:
+        if p["id"] in numbers:  # part of the memo key, as the names below
+            p = {**p, "number": numbers[p["id"]]}
         if p["sick"] and (not is_active or "haste" in p["keywords"]):
             p = {**p, "sick": False}
         # Who fights whom, in words on the cards (the lines between them are drawn by the page):
@@ -149,6 +152,7 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
         blocked_by=tuple(p.get("blocked_by_names", ())),
         actions=actions,
         key=key,
+        number=p.get("number", 0),
     )
 
 

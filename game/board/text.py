@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
+from collections.abc import Iterable
 
 from game.engine import kinds
 
@@ -46,6 +48,7 @@ _CITATION = re.compile(
     r"^(?P<text>.*?) \((?P<rule>(?:CR |AFR|Release|Undercity|CLB|Rulings?)[^()]*)\)$"
 )
 _NUMBERED = re.compile(r" (#\d+)(?: \([^()]*\))?$")
+_APART = re.compile(r" \([^()]*\)$")  # what sets a numbered permanent apart ("(tapped)")
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 
 
@@ -71,10 +74,26 @@ def pick_label(kind: str, label: str) -> str:
     if kind == kinds.DECLARE_ATTACKERS and " -> " in label:
         return "attack " + label.split(" -> ", 1)[1]
     if kind == kinds.DECLARE_BLOCKERS and " blocks " in label:
-        return "block " + label.split(" blocks ", 1)[1]
+        # On the blocker's card the attacker's name and number suffice (attackers are tapped).
+        return "block " + _APART.sub("", label.split(" blocks ", 1)[1])
     verb = PICK_VERBS.get(kind, "choose")
     numbered = _NUMBERED.search(label)  # one of identical options ("Forest #2 (tapped)")
     return f"{verb} {numbered[1]}" if numbered else verb
+
+
+def namesake_numbers(permanents: Iterable[tuple[int, str]]) -> dict[int, int]:
+    """The number on each of one player's permanents that share a name with another of theirs
+    ("#1", "#2" in battlefield order), by object id; a permanent with a name of its own has
+    none. The cards show it and the prompts' words use it (whose.py), so they match."""
+    listed = list(permanents)
+    counts = Counter(name for _, name in listed)
+    seen: Counter[str] = Counter()
+    numbers: dict[int, int] = {}
+    for obj_id, name in listed:
+        if counts[name] > 1:
+            seen[name] += 1
+            numbers[obj_id] = seen[name]
+    return numbers
 
 
 def clock_text(ms: int | None) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from game.engine.stops import THEIR_TRIGGERS
+from game.engine.stops import ASK_FORCED, THEIR_TRIGGERS
 
 if TYPE_CHECKING:
     from dungeons.maplayout import DungeonMap
@@ -69,6 +69,9 @@ class Prompt:
     max: int
     positions: tuple[int, ...]  # 1..n, an ordering's choices
     division: Division | None = None  # combat damage to divide: one amount per recipient
+    # "Attack with all": the options that send every creature able to attack at the player (a
+    # board-side convenience: the answer is still those options, ticked)
+    all_ids: tuple[str, ...] = ()
 
     @property
     def keys(self) -> dict[str, str]:
@@ -142,6 +145,7 @@ class Permanent:
     blocked_by: tuple[str, ...]  # the names of its blockers, in order
     actions: tuple[Option, ...]
     key: bytes | None
+    number: int = 0  # its number among its controller's namesakes ("#2", text.namesake_numbers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +188,13 @@ class SeatView:
     def stops_on_triggers(self) -> bool:
         """The pace feature stops the player on the opponent's triggered abilities."""
         return THEIR_TRIGGERS in self.stops
+
+    forced_stop: ClassVar[str] = ASK_FORCED  # the stop key of "Ask when forced"
+
+    @property
+    def asks_forced(self) -> bool:
+        """The player is asked even when only one answer is possible (engine/forced.py)."""
+        return ASK_FORCED in self.stops
 
 
 @dataclass(frozen=True, slots=True)

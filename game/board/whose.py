@@ -5,8 +5,10 @@ as they are; the board shows each option of a choice with the controller of ever
 spell or ability it names (the owner for a card in another zone) and "you" or the other player's
 name for a player, and ties it to what it names on the board (`marks`: tokens the page uses to
 highlight the card, the stack item or the player's plate). A permanent among identical ones
-("Forest #2") also says what sets it apart (tapped, damage, counters); the same action on
-identical cards in the viewer's hand is one choice however many copies there are (`alike`).
+says the number its card shows among its controller's namesakes ("your Forest #2", whatever
+number the engine's label gave the option) and what sets it apart (tapped, damage, counters);
+the same action on identical cards in the viewer's hand is one choice however many copies
+there are (`alike`).
 
 Only the viewer's own decision is read, while the engine is locked (snapshot.read): its
 options are the viewer's to see.
@@ -20,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
 from game.engine.kinds import PRIORITY
+
+from .text import namesake_numbers
 
 if TYPE_CHECKING:
     from game.engine.decisions import Decision, Option
@@ -108,15 +112,26 @@ def _display(
             whose = "your" if controller == me else f"{names.get(controller, controller)}'s"
             shown = f"{whose} {name}"
             number = _NUMBER.match(label, end)
-            if number:  # the number is the engine's; what it stands for is the board's
-                shown += number.group()
+            if number:  # the engine's number tells options apart, not cards
                 end = number.end()
-            where = _apart(g, thing, me) if number or not on_battlefield else ""
+            if on_battlefield:  # the number on the card, among its controller's namesakes
+                n = _number_on_card(g, thing)
+                shown += f" #{n}" if n else ""
+                where = _apart(g, thing, me) if n else ""
+            else:
+                shown += number.group() if number else ""
+                where = _apart(g, thing, me)
             if where:
                 shown += f" ({where})"
         out.append(label[at:i] + shown)
         at = end
     return "".join(out) + label[at:]
+
+
+def _number_on_card(g: GameState, obj: Obj) -> int:
+    """The number the board shows on a permanent among its controller's namesakes (0: none)."""
+    mine = ((o.id, o.name) for o in g.battlefield if o.controller == obj.controller)
+    return namesake_numbers(mine).get(obj.id, 0)
 
 
 def _apart(g: GameState, obj: Obj, me: str) -> str:

@@ -99,6 +99,25 @@ def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
     return "protection from creatures" not in ac.keywords
 
 
+def block_pairs(g: GameState) -> list[tuple[Obj, Obj]]:
+    """The (blocker, attacker) pairs the defending player could declare, each legal on its own;
+    none outside combat. From the battlefield alone, public information (engine/stops.py reads
+    it too)."""
+    c = g.combat
+    if c is None or not c.attackers:
+        return []
+    defender = g.opponent(g.active)
+    attackers = [o for o in g.battlefield if o.id in c.attackers]
+    able_blockers = [b for b in g.controlled(defender) if "Creature" in chars(g, b).types]
+    pairs = [(b, a) for b in able_blockers for a in attackers if can_block(g, b, a)]
+    # Menace (CR 702.110b): blocking it takes two or more creatures, so with fewer possible
+    # blockers no block of it can be declared and it isn't offered.
+    for a in attackers:
+        if "menace" in chars(g, a).keywords and sum(1 for _, x in pairs if x is a) < 2:
+            pairs = [(b, x) for b, x in pairs if x is not a]
+    return pairs
+
+
 def declare_blockers(g: GameState) -> Gen:
     """CR 509.1: the defending player declares blockers; asked only when one can block.
 
@@ -110,14 +129,8 @@ def declare_blockers(g: GameState) -> Gen:
     assert c is not None
     defender = g.opponent(g.active)
     attackers = [o for o in g.battlefield if o.id in c.attackers]
-    able_blockers = [b for b in g.controlled(defender) if "Creature" in chars(g, b).types]
-    pairs = [(b, a) for b in able_blockers for a in attackers if can_block(g, b, a)]
-    # Menace (CR 702.110b): blocking it takes two or more creatures, so with fewer possible
-    # blockers no block of it can be declared and it isn't offered.
+    pairs = block_pairs(g)
     menace = [a for a in attackers if "menace" in chars(g, a).keywords]
-    for a in menace:
-        if sum(1 for _, x in pairs if x is a) < 2:
-            pairs = [(b, x) for b, x in pairs if x is not a]
     if not pairs:
         return
     options = [

@@ -25,7 +25,12 @@ shows a decision reads the kind, so each is declared here with everything they n
 - `computer`: the computer's rule for it, a method of `game.ai.policy.Policy` (its own
   `on_<kind>`, or a shared rule such as `choose_least_valuable`);
 - `waiting`: what the other seat is told while the decision is pending ("Bob is scrying");
-- `public`: whether the other seat sees the options too (only when the rules make them public).
+- `public`: whether the other seat sees the options too (only when the rules make them public);
+- `forced_public`: whether the other seat can tell the options from public information alone
+  (targets, permanents, combat, the amounts a division shares), so that whether only one answer
+  is possible is public too: such a decision with one possible answer is answered for its
+  player (engine/forced.py). A choice among cards in a hand or a library never is: that it has
+  one answer would tell what the hand or the library holds.
 
 Engine code names kinds by these constants (`Decision(player, SCRY, …)`); the constant is the
 plain string, so building a decision costs nothing more. tests/engine/test_kinds.py fails on a
@@ -113,6 +118,7 @@ class Kind:
     computer: str
     waiting: str
     public: bool = False
+    forced_public: bool = False
 
 
 KINDS: dict[str, Kind] = {}
@@ -128,6 +134,7 @@ def kind(
     computer: str,
     waiting: str,
     public: bool = False,
+    forced_public: bool = False,
 ) -> str:
     """Declare kind `name` and return it, the constant engine code names it by."""
     if name in KINDS:
@@ -143,7 +150,7 @@ def kind(
         )
     if not (asks and answer and computer and waiting):
         raise ValueError(f"decision kind {name!r} needs asks, answer, computer and waiting")
-    KINDS[name] = Kind(name, asks, shape, layout, answer, computer, waiting, public)
+    KINDS[name] = Kind(name, asks, shape, layout, answer, computer, waiting, public, forced_public)
     return name
 
 
@@ -226,6 +233,7 @@ LEGEND_RULE = kind(
     answer="the name of the permanent to keep",
     computer=TAKE,
     waiting="is choosing which legendary permanent to keep",
+    forced_public=True,
 )
 
 # combat -----------------------------------------------------------------------------------------
@@ -258,6 +266,7 @@ ASSIGN_COMBAT_DAMAGE = kind(
     "nothing is left out: `3 to Goblin, 2 to Zombie`, `1 to Varis, Silverymoon Ranger, 3 to bob`",
     computer=SAFE,
     waiting="is dividing combat damage",
+    forced_public=True,
 )
 ASSIGN_COMBAT_DAMAGE_PART = kind(
     "assign_combat_damage_part",
@@ -269,6 +278,7 @@ ASSIGN_COMBAT_DAMAGE_PART = kind(
     "amount first; the last recipient gets what is left",
     computer=SAFE,
     waiting="is dividing combat damage",
+    forced_public=True,
 )
 
 # casting and abilities --------------------------------------------------------------------------
@@ -282,6 +292,7 @@ CHOOSE_TARGETS = kind(
     "a list",
     computer="on_choose_targets",
     waiting="is choosing targets",
+    forced_public=True,
 )
 DIVIDE = kind(
     "divide",
@@ -291,6 +302,7 @@ DIVIDE = kind(
     answer="one label per split, in target order: `2 to bob, 1 to Grizzled Outrider`",
     computer="on_divide",
     waiting="is dividing damage",
+    forced_public=True,
 )
 CHOOSE_COLOR = kind(
     "choose_color",
@@ -309,6 +321,7 @@ TAP_COST = kind(
     answer="the creature's name",
     computer=GIVE_UP,
     waiting="is choosing a creature to tap",
+    forced_public=True,
 )
 ESCAPE_EXILE = kind(
     "escape_exile",
@@ -318,6 +331,7 @@ ESCAPE_EXILE = kind(
     answer="the cards' names",
     computer=GIVE_UP,
     waiting="is choosing cards to exile",
+    forced_public=True,
 )
 PAY_WARD = kind(
     "pay_ward",
@@ -361,6 +375,7 @@ SACRIFICE = kind(
     answer="the permanents' names",
     computer=GIVE_UP,
     waiting="is choosing what to sacrifice",
+    forced_public=True,
 )
 UNTAP = kind(
     "untap",
@@ -370,6 +385,7 @@ UNTAP = kind(
     answer="the permanent's name",
     computer=TAKE,
     waiting="is choosing a creature to untap",
+    forced_public=True,
 )
 CHOOSE_CARD = kind(
     "choose_card",
@@ -428,6 +444,7 @@ CHOOSE_DUNGEON = kind(
     waiting="is choosing a dungeon",
     # Dungeons are outside the game or face up in the command zone.
     public=True,
+    forced_public=True,
 )
 CHOOSE_ROOM = kind(
     "choose_room",
@@ -439,4 +456,5 @@ CHOOSE_ROOM = kind(
     waiting="is choosing a room",
     # The dungeon card is face up in the command zone.
     public=True,
+    forced_public=True,
 )

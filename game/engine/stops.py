@@ -13,7 +13,9 @@ A player is stopped at a *stop point* when they have the *means* to do something
   triggered ability (a room's too) if it targets the player or something of theirs, or if the
   player turned that on (`THEIR_TRIGGERS`); the opponent's attack, once attackers are declared;
   and, with an empty stack, each step the player turned on (a stop key `mine:<step>` for their
-  own turn, `theirs:<step>` for the opponent's; `DEFAULT_STOPS` until they change it). The
+  own turn, `theirs:<step>` for the opponent's; `DEFAULT_STOPS` until they change it), except
+  the declare blockers step of an attack no creature of the defending player could block
+  (untapped creatures able to block are public: nothing happened since the attack). The
   player's own spell or ability on top of the stack is never a stop point: it resolves unless
   the opponent responds (their own triggers with nothing to choose resolve without asking).
 - means: a permanent or a card in a public zone offering something besides mana; or, holding
@@ -31,7 +33,7 @@ from collections.abc import Iterable
 
 from .cards import CARDS
 from .casting import LANDS_PER_TURN
-from .combat import can_attack
+from .combat import block_pairs, can_attack
 from .decisions import Decision
 from .kinds import PRIORITY
 from .state import MAIN_STEPS, STEPS, GameState, StackItem
@@ -73,8 +75,12 @@ THEIR_TRIGGERS = "theirs:triggers"
 # it stops at the other player's end step too, where Medium and Hard cast their flash creatures
 # and instants (docs/ai.md). Like a person's, its stops read public information only.
 COMPUTER_STOPS = DEFAULT_STOPS | {"theirs:end"}
+# Asked even when only one answer is possible (engine/forced.py): off by default, the answer is
+# then given for the player and logged. Kept with the stops, the player's other pace settings.
+ASK_FORCED = "ask:forced"
 ALL_STOP_KEYS = frozenset(f"{side}:{step}" for side in SIDES for step in STOP_STEPS) | {
-    THEIR_TRIGGERS
+    THEIR_TRIGGERS,
+    ASK_FORCED,
 }
 
 
@@ -103,10 +109,8 @@ def stop_key_problem(key: object) -> str | None:
         return None
     shown = repr(key)[:40]
     return (
-        f"{shown} is not a stop: a stop is {THEIR_TRIGGERS}, or mine:<step> or theirs:<step>, "
-        + "the step one of "
-        + ", ".join(STOP_STEPS)
-        + "."
+        f"{shown} is not a stop: a stop is {THEIR_TRIGGERS}, {ASK_FORCED}, or mine:<step> or "
+        "theirs:<step>, the step one of " + ", ".join(STOP_STEPS) + "."
     )
 
 
@@ -172,6 +176,8 @@ def stop_point(g: GameState, player: str, stops: frozenset[str]) -> str | None:
         return f"on {top.label}"
     if g.active != player and g.step == "declare_attackers" and _attacking(g):
         return "on the attack"
+    if g.step == "declare_blockers" and _unblockable(g):
+        return None  # nothing has happened since the attack: no creature could block it
     side = "mine" if g.active == player else "theirs"
     if f"{side}:{g.step}" in stops:
         return f"in {g.active}'s {STEP_LABELS[g.step]}"
@@ -200,6 +206,13 @@ def _lacks(g: GameState, d: Decision) -> str | None:
 
 def _attacking(g: GameState) -> bool:
     return g.combat is not None and bool(g.combat.attackers)
+
+
+def _unblockable(g: GameState) -> bool:
+    """Whether an attack is on and nothing blocks it, nor could: the defending player has no
+    untapped creature able to block any attacker (the battlefield's public information)."""
+    c = g.combat
+    return c is not None and bool(c.attackers) and not c.blockers and not block_pairs(g)
 
 
 def _public_options(g: GameState, d: Decision) -> tuple[bool, bool]:
@@ -236,6 +249,8 @@ def destination(
             continue
         if step in ("declare_blockers", "combat_damage") and not in_combat:
             continue  # CR 508.8: skipped without attackers
+        if step == "declare_blockers" and _unblockable(g):
+            continue  # not a stop when no creature could block (stop_point)
         if step == "declare_attackers" and g.active == player and _can_attack(g, player):
             return "To combat"  # declaring attackers is a decision: you are asked
         if full_control or f"{side}:{step}" in stop_set:

@@ -5,16 +5,21 @@ player's own stop settings only), or until its next turn, or until something hap
 (`set_pace`). Its automatic answers are logged like any other answer, so a replay is the same
 game. A stop point passed because the player could do nothing there is explained in the game's
 log; its answer row is marked `EXPLAINED` so that a replay writes the same line (engines.py).
+A decision with one possible answer whose options are public (engine/forced.py) is answered for
+a person too, unless they asked to be asked anyway (`ASK_FORCED`, with their stops, or full
+control), and explained the same way.
 """
 
 from __future__ import annotations
 
 import logging
 
+from game.engine.forced import forced_answer, forced_note
 from game.engine.game import Engine
 from game.engine.kinds import DECLARE_ATTACKERS, PRIORITY
 from game.engine.stops import (
     ALL_STOP_KEYS,
+    ASK_FORCED,
     COMPUTER_STOPS,
     destination,
     passed_because,
@@ -72,18 +77,32 @@ def auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
     return None
 
 
+def forced_for(engine: Engine, seat: Seat) -> str | list[str] | None:
+    """The one possible answer given for a person at the pending decision (engine/forced.py),
+    or None to ask: the computer answers for itself; a player may ask to be asked anyway."""
+    d = engine.pending
+    assert d is not None
+    if seat.player.is_computer or seat.full_control or ASK_FORCED in stops_of(seat):
+        return None
+    return forced_answer(d)
+
+
 def explain_pass(engine: Engine) -> str | None:
-    """The log's sentence for an automatic pass at a stop point the player could do nothing at
-    (the same words live and in a replay: they do not depend on which steps were turned on)."""
+    """The log's sentence for an automatic pass at a stop point the player could do nothing at,
+    or for a forced answer given for them (the same words live and in a replay: they do not
+    depend on the player's settings)."""
     d = engine.pending
     if d is None:
         return None
+    if d.kind != PRIORITY:
+        answer = forced_answer(d)
+        return None if answer is None else forced_note(d, answer)
     return passed_because(engine.state, d, ALL_STOP_KEYS)
 
 
 def run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> set[int]:
     """Answer for whoever must decide, as their pace says, until someone is to be asked.
-    Returns the indices (in the answer log) of the automatic passes the log explains."""
+    Returns the indices (in the answer log) of the automatic answers the log explains."""
     explained: set[int] = set()
     for _ in range(MAX_AUTO_ANSWERS):
         d = engine.pending
@@ -92,8 +111,12 @@ def run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> set[int]:
         seat = seats_by_name[d.player]
         answer = auto_answer(engine, seat)
         if answer is None:
-            return explained
-        if answer == "pass" and not seat.pass_until:
+            answer = forced_for(engine, seat)
+            if answer is None:
+                return explained
+            engine.state.note(forced_note(d, answer))
+            explained.add(len(engine.answers))
+        elif answer == "pass" and not seat.pass_until:
             why = passed_because(engine.state, d, stops_of(seat))
             if why is not None:
                 engine.state.note(why)

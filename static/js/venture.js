@@ -3,6 +3,10 @@
 (function () {
   "use strict";
 
+  // What the page shows only with JavaScript (the "Attack with all" button, blocks made on the
+  // cards) hangs on this class; without it the plain forms do everything.
+  document.documentElement.classList.add("js");
+
   function connectionBanner(show) {
     var el = document.getElementById("connection");
     if (el) el.hidden = !show;
@@ -179,9 +183,11 @@
     document.addEventListener(type, clearHighlight);
   });
 
-  // The keyboard: Space passes or confirms, 1-9 choose the option showing that number (a
-  // checkbox is ticked), Escape lets go of a blocker picked on the table. Never while typing,
-  // and Space keeps its own meaning on a focused control.
+  // The keyboard: Space passes or confirms, wherever the focus is in the prompt (a focused
+  // checkbox is ticked with Enter or a click); each option's key (1-9, 0, then letters: the
+  // one it shows) chooses it (a checkbox is ticked); A attacks with all; Escape lets go of a
+  // blocker picked on the table. Never while typing; outside the prompt Space keeps its own
+  // meaning on a focused control (a card's button).
   function typing(el) {
     return el && el.closest && el.closest("input:not([type=checkbox]):not([type=radio]):not([type=hidden]), textarea, select, [contenteditable]");
   }
@@ -190,9 +196,15 @@
     if (event.key === "Escape") { pickBlocker(null); return; }
     var prompt = document.querySelector("#prompt .prompt.mine");
     if (!prompt) return;
-    var key = event.key;
-    if (key === " " && event.target.closest && event.target.closest("button, a, summary, input, label")) return;
-    if (!/^[1-9 ]$/.test(key)) return;
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    var inPrompt = event.target.closest && prompt.contains(event.target);
+    if (key === "Enter" && inPrompt && event.target.matches("input[type=checkbox]")) {
+      event.preventDefault();
+      event.target.click();
+      return;
+    }
+    if (key === " " && !inPrompt && event.target.closest && event.target.closest("button, a, summary, input, label")) return;
+    if (!/^[0-9a-y ]$/.test(key)) return;
     var el = prompt.querySelector('[data-key="' + key + '"]');
     if (!el) return;
     var form = el.closest("form");
@@ -295,6 +307,60 @@
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (blocker && !blockChecks().length) pickBlocker(null);
   });
+
+  // The blocks chosen so far, in the prompt's words (each creature named with the number its
+  // card shows among its namesakes); the list of every possible pair is the form without
+  // JavaScript and stays out of sight.
+  function showBlocks() {
+    var chosen = document.querySelector("#prompt .prompt.mine .block-chosen");
+    if (!chosen) return;
+    chosen.hidden = false;
+    var list = chosen.querySelector(".block-pairs");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    blockChecks().forEach(function (label) {
+      if (!label.querySelector("input").checked) return;
+      var li = document.createElement("li");
+      li.textContent = label.querySelector(".check-text").textContent;
+      li.setAttribute("data-marks", label.getAttribute("data-marks"));
+      list.appendChild(li);
+    });
+    chosen.querySelector(".block-none").hidden = list.children.length > 0;
+  }
+  document.addEventListener("change", showBlocks);
+  document.addEventListener("htmx:wsAfterMessage", showBlocks);
+  document.addEventListener("DOMContentLoaded", showBlocks);
+
+  // "Attack with all": ticks every creature able to attack (at the player); once all are
+  // ticked it reads "Attack with none" and unticks them. Confirm still sends the attack.
+  function attackAllState() {
+    var button = document.getElementById("attack-all");
+    if (!button) return;
+    button.hidden = false;
+    var boxes = attackBoxes(button);
+    var all = boxes.length > 0 && boxes.every(function (box) { return box.checked; });
+    button.setAttribute("data-all-on", all ? "1" : "");
+    button.querySelector(".attack-all-text").textContent = all ? "Attack with none" : "Attack with all";
+  }
+  function attackBoxes(button) {
+    var form = button.closest("form");
+    return button.getAttribute("data-all").split(" ").map(function (id) {
+      return form.querySelector('input[type=checkbox][value="' + id + '"]');
+    }).filter(Boolean);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#attack-all");
+    if (!button) return;
+    var on = !button.getAttribute("data-all-on");
+    var form = button.closest("form");
+    if (on) {  // an attack at a planeswalker gives way: a creature attacks one player or walker
+      form.querySelectorAll("input[type=checkbox]:checked").forEach(function (box) { setBox(box, false); });
+    }
+    attackBoxes(button).forEach(function (box) { setBox(box, on); });
+    attackAllState();
+  });
+  document.addEventListener("change", attackAllState);
+  document.addEventListener("htmx:wsAfterMessage", attackAllState);
+  document.addEventListener("DOMContentLoaded", attackAllState);
 
   // Attack and block pairings drawn as lines over the table, for both players and spectators:
   // the engine's blocks (data-blocks on a blocker) and, while blockers are being declared, the

@@ -43,7 +43,12 @@ def prompt_kind(page):
 
 def cast_power_word_kill(alice):
     """Alice casts Power Word Kill from her hand; the answer is the target option naming bob's
-    Varis."""
+    Varis. Varis is its one legal target, which would be chosen for her: she turns on "Ask when
+    forced" first, to be shown the choice."""
+    ask_forced = alice.locator("#ask-forced")
+    if ask_forced.get_attribute("aria-pressed") != "true":
+        ask_forced.click()
+        expect(alice.locator("#ask-forced")).to_have_attribute("aria-pressed", "true")
     alice.locator("#hand .card[data-name='Power Word Kill'] button").click()
     return alice.locator("#prompt .options button", has_text="bob's Varis")
 

@@ -13,6 +13,7 @@ import pytest
 
 from game import board, services
 from game.engine.bot import random_answer
+from game.engine.stops import ASK_FORCED, DEFAULT_STOPS
 
 from .helpers import (
     answer,
@@ -46,6 +47,9 @@ def players():
 
 def test_a_target_says_whose_it_is_and_no_choice_is_styled_as_recommended(players):
     alice, bob = players
+    # Varis is the one legal target: alice asks to be asked anyway, to see the prompt.
+    alice.stops = sorted(DEFAULT_STOPS | {ASK_FORCED})
+    alice.save()
     game = start_from_text(alice, bob, position_text("ward_payment.yaml"))
     game = answer(game, alice, "cast Power Word Kill")
     prompt = view(game, alice).prompt

@@ -540,9 +540,9 @@ def test_a_turn_where_nobody_acts_asks_the_active_player_a_few_times_and_the_oth
             game = answer(game, who, [])
         else:
             game = answer(game, who, "pass")
-    expected = ["priority", "declare_attackers", "priority"]
-    if attack:
-        expected.insert(2, "priority")  # blocks are known: her combat tricks
-    assert asked["alice"] == expected
-    # Attacked, bob is stopped on the attack and once blocks are known (he has no blocker).
-    assert asked["bob"] == (["priority", "priority"] if attack else [])
+    # Attacking, she is not stopped once blocks are known: bob has no creature that could
+    # block, so nothing has changed since her attack.
+    assert asked["alice"] == ["priority", "declare_attackers", "priority"]
+    # Attacked, bob is stopped on the attack, and not again in a declare blockers step where he
+    # could block nothing.
+    assert asked["bob"] == (["priority"] if attack else [])

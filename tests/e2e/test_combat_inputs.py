@@ -1,0 +1,149 @@
+"""Combat as a player plays it, inputs counted, in Debian's Chromium at 1280x800 and 390x844:
+"Attack with all" and Confirm, no stop once blocks are known when nothing could block, blocks
+made on the cards with the prompt saying the pairs chosen in the cards' own numbers, and the
+keys (Space confirms wherever the focus is in the prompt; Enter ticks a focused checkbox)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import DESKTOP, PHONE, start_from_position
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+class Inputs:
+    """Every click or key press a player makes goes through here, so the test counts them."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.count = 0
+
+    def click(self, selector: str) -> None:
+        self.count += 1
+        self.page.locator(selector).first.click()
+
+    def press(self, key: str) -> None:
+        self.count += 1
+        self.page.keyboard.press(key)
+
+
+def table(new_page, live_server_url, position: str, viewport: dict[str, int] = DESKTOP):
+    alice, bob = start_from_position(new_page, live_server_url, position)
+    for page in (alice, bob):
+        page.set_viewport_size(viewport)
+    return alice, bob
+
+
+def prompt(page):
+    return page.locator("#prompt .prompt.mine")
+
+
+def settled(page, version: str) -> None:
+    expect(page.locator("#topbar")).not_to_have_attribute("data-version", version)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_lethal_swing_with_five_creatures_takes_three_inputs(new_page, live_server_url, viewport):
+    alice, bob = table(new_page, live_server_url, "five_attackers.yaml", viewport)
+    inputs = Inputs(alice)
+    expect(prompt(alice)).to_have_attribute("data-kind", "priority")
+    expect(alice.locator("#pass")).to_contain_text("To combat")
+    inputs.click("#prompt #pass")
+    expect(prompt(alice)).to_have_attribute("data-kind", "declare_attackers")
+    attack_all = alice.locator("#attack-all")
+    expect(attack_all).to_have_text(re.compile("Attack with all"))
+    inputs.click("#attack-all")
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(5)
+    expect(alice.locator("#me label.pick.on")).to_have_count(5)  # ticked on the cards too
+    # The way back to none.
+    expect(attack_all).to_have_text(re.compile("Attack with none"))
+    attack_all.click()
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(0)
+    attack_all.click()
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(5)
+    inputs.click("#confirm")
+    # Bob has no creature: no stop once blocks are known; 15 damage and the game is over.
+    for page in (alice, bob):
+        expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
+    assert inputs.count == 3, inputs.count
+
+
+def test_a_turn_with_combat_by_keyboard_is_four_keys_and_none_for_the_defender(
+    new_page, live_server_url
+):
+    alice, bob = table(new_page, live_server_url, "five_attackers_20.yaml")
+    keys, bob_inputs = Inputs(alice), Inputs(bob)
+    expect(prompt(alice)).to_be_focused()
+    version = alice.locator("#topbar").get_attribute("data-version")
+    keys.press("Space")  # to combat
+    settled(alice, version)
+    expect(prompt(alice)).to_have_attribute("data-kind", "declare_attackers")
+    expect(alice.locator("#attack-all kbd")).to_have_text("A")
+    keys.press("a")  # attack with all
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(5)
+    # Space confirms even with a checkbox focused (Enter would tick it).
+    alice.locator("#prompt input[type=checkbox]").first.focus()
+    version = alice.locator("#topbar").get_attribute("data-version")
+    keys.press("Space")
+    settled(alice, version)
+    expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("6")
+    expect(prompt(alice)).to_have_attribute("data-kind", "priority")
+    expect(alice.locator("#topbar .turn-step")).to_have_text("Main 2")
+    keys.press("Space")  # to the end of the turn
+    expect(bob.locator("#topbar .turn-number")).to_have_text("Turn 6")
+    assert keys.count == 4, keys.count
+    assert bob_inputs.count == 0
+    expect(alice.locator("#log")).not_to_contain_text("declares no blockers")
+
+
+def test_enter_ticks_a_focused_checkbox_and_space_does_not(new_page, live_server_url):
+    alice, _ = table(new_page, live_server_url, "identical_blockers.yaml")
+    expect(prompt(alice)).to_have_attribute("data-kind", "declare_attackers")
+    box = alice.locator("#prompt input[type=checkbox]").first
+    box.focus()
+    alice.keyboard.press("Enter")
+    expect(box).to_be_checked()
+    alice.keyboard.press("Enter")
+    expect(box).not_to_be_checked()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_blocks_on_the_cards_are_said_in_the_prompt_with_the_cards_numbers(
+    new_page, live_server_url, viewport
+):
+    alice, bob = table(new_page, live_server_url, "identical_blockers.yaml", viewport)
+    inputs = Inputs(bob)
+    expect(prompt(alice)).to_have_attribute("data-kind", "declare_attackers")
+    alice.locator("#attack-all").click()
+    alice.locator("#confirm").click()
+    expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
+    # Each namesake carries its number on its card.
+    for side, name in (("#me", "Yuan-Ti Malison"), ("#opponent", "Veteran Dungeoneer")):
+        numbers = bob.locator(f"{side} .perm[data-name='{name}'] .perm-number")
+        expect(numbers).to_have_text(["#1", "#2"])
+    # The flat list of every pair is the form without JavaScript: out of sight here.
+    expect(bob.locator("#prompt .block-list")).to_be_hidden()
+    expect(bob.locator("#prompt .block-none")).to_be_visible()
+    malison = "#me .perm[data-name='Yuan-Ti Malison']"
+    dungeoneer = "#opponent .perm[data-name='Veteran Dungeoneer']"
+    inputs.click(f"{malison} >> nth=0 >> .perm-name")
+    inputs.click(f"{dungeoneer} >> nth=1 >> .perm-name")
+    pairs = bob.locator("#prompt .block-pairs li")
+    expect(pairs).to_have_count(1)
+    expect(pairs.first).to_have_text(
+        re.compile(r"^your Yuan-Ti Malison #1 .*blocks alice's Veteran Dungeoneer #2\b")
+    )
+    inputs.click(f"{malison} >> nth=1 >> .perm-name")
+    inputs.click(f"{dungeoneer} >> nth=0 >> .perm-name")
+    expect(pairs).to_have_count(2)
+    expect(pairs.nth(1)).to_have_text(
+        re.compile(r"^your Yuan-Ti Malison #2 .*blocks alice's Veteran Dungeoneer #1\b")
+    )
+    inputs.click("#confirm")
+    for page in (alice, bob):
+        expect(page.locator("#log")).to_contain_text("bob blocks")
+    assert inputs.count == 5, inputs.count
