@@ -66,7 +66,8 @@ dev-venv: $(DEV_STAMP)
 run: venv
 	$(VPY) manage.py migrate --noinput
 	$(VPY) manage.py collectstatic --noinput
-	$(VPY) -m daphne -b 127.0.0.1 -p 8000 game.asgi:application
+	@# Daphne, then "Venture is serving on http://127.0.0.1:8000" once it listens.
+	$(VPY) manage.py serve --host 127.0.0.1 --port 8000
 
 # The browser tests drive Debian's Chromium (never `playwright install`).
 chromium:

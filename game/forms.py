@@ -240,7 +240,7 @@ class CreateGameForm(DeckChoiceForm):
         min_value=0,
         max_value=180,
         initial=0,
-        label="Chess clock: minutes each",
+        label="Minutes each",  # under the "Chess clock" legend (templates/_create_form.html)
         help_text="0 for no clock. A player whose time runs out loses.",
     )
     clock_increment = forms.IntegerField(

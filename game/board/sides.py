@@ -114,9 +114,10 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
     info = memos.card_info(p["name"])
     has_pt = "power" in p
     power, toughness = p.get("power"), p.get("toughness")
-    base_p, base_t = p.get("base_power"), p.get("base_toughness")
-    power_mark = _mark(power, base_p) if has_pt else ""
-    toughness_mark = _mark(toughness, base_t) if has_pt else ""
+    # Marked against the printed card, not the state's base (a 1/1 Bird made of a 5/5 is down).
+    printed_p, printed_t = info.power, info.toughness
+    power_mark = _mark(power, printed_p) if has_pt else ""
+    toughness_mark = _mark(toughness, printed_t) if has_pt else ""
     counters = p["counters"]
     return Permanent(
         id=p["id"],
@@ -136,8 +137,8 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
         has_pt=has_pt,
         power=power,
         toughness=toughness,
-        base_power=base_p,
-        base_toughness=base_t,
+        printed_power=printed_p,
+        printed_toughness=printed_t,
         power_mark=power_mark,
         toughness_mark=toughness_mark,
         pt_changed=bool(power_mark or toughness_mark),

@@ -129,8 +129,8 @@ class Permanent:
     has_pt: bool
     power: int | None
     toughness: int | None
-    base_power: int | str | None
-    base_toughness: int | str | None
+    printed_power: int | str | None  # the card's own, which the marks compare against
+    printed_toughness: int | str | None
     power_mark: str  # "", "up" or "down" against the printed value
     toughness_mark: str
     pt_changed: bool

@@ -114,6 +114,9 @@ def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
                 fire(g, "step_begin", step="first_strike_damage")
                 yield from priority_round(g)
                 empty_pools(g)
+                # CR 510.4: the regular damage step is a second combat damage step, entered anew
+                # (a scenario's `advance: combat_damage` from the first one stops in it).
+                enter_step(g, step)
                 yield from combat_damage(g, first_strike=False)
             else:
                 yield from combat_damage(g, first_strike=None)

@@ -43,8 +43,9 @@ def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
             power=c.power,
             toughness=c.toughness,
             damage=o.damage,
-            base_power=o.card.power,
-            base_toughness=o.card.toughness,
+            # After the effects that set them (layer 7b), before modifications and counters.
+            base_power=c.base_power,
+            base_toughness=c.base_toughness,
         )
     if o.attached_to is not None:
         host = g.permanent(o.attached_to)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 from dungeons.official import official_dungeons
 from game.engine.decisions import Decision, IllegalAnswer, Option
 from game.engine.game import Engine, GameSetup
-from game.engine.kinds import ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART, PRIORITY
+from game.engine.kinds import ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART, DIVIDE, PRIORITY
 from game.engine.position import PositionError
 
 from .loader import Scenario, ScenarioError, Step, load_scenario
@@ -123,7 +124,18 @@ def _answer(game: Engine, step: Step, path: str) -> None:
 
 
 def _expect_refusal(game: Engine, step: Step, path: str) -> None:
-    """An `illegal:` step: the answer must be refused, and the game must not change."""
+    """An `illegal:` step: the answer must be refused, and the game must not change. An answer
+    written as a division is refused only by a division: against any other decision it would
+    match no option and pass whatever it says."""
+    d = game.pending
+    if _reads_as_division(step.value) and (d is None or d.kind not in DIVIDING):
+        now = f"the pending decision is {d.player}'s {d.kind}: {d.prompt}" if d else "game over"
+        raise ScenarioError(
+            path,
+            step.line,
+            f"{step.value!r} is a division, but no division is pending ({now}); a combat damage "
+            "division is asked after 'advance: combat_damage'",
+        )
     before = game.state_json()
     answers = len(game.answers)
     try:
@@ -137,27 +149,61 @@ def _expect_refusal(game: Engine, step: Step, path: str) -> None:
 
 # A combat damage division (docs/scenarios.md, "Combat damage"): files written before the
 # attacking player chose it saw the usual division made for them, so a division is answered
-# with its first option (the usual one) unless the next step answers it or looks at it.
+# with its first option (the usual one) unless the script takes it up: its next step that is not
+# a `check` answers it (or tries to, `illegal:`), or a check before that step looks at it. A check
+# only looks, so one placed between `advance: combat_damage` and the answer sees the division.
 DIVISIONS = (ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART)
+# Decisions whose labels read "N to <recipient>, ...": combat damage and a spell's divided damage.
+DIVIDING = (*DIVISIONS, DIVIDE)
+_DIVISION_LABEL = re.compile(r"\d+ to \S.*")
+
+# What follows a point of the script: the steps still to come, then the final expectations.
+Ahead = Sequence[Step | dict[str, Any] | None]
 
 
-def _takes_up(game: Engine, d: Decision, nxt: Step | dict[str, Any] | None) -> bool:
-    """Whether `nxt` (the script's next step, or the final expectations) deals with `d`."""
-    if isinstance(nxt, dict) or (isinstance(nxt, Step) and nxt.kind == "check"):
-        want = nxt if isinstance(nxt, dict) else nxt.value
-        pending = want.get("pending") if isinstance(want, dict) else None
-        return isinstance(pending, dict) and pending.get("kind") == d.kind
-    if nxt is None or nxt.player != d.player or nxt.kind not in ("answer", "illegal"):
+def _reads_as_division(value: Any) -> bool:
+    labels = value if isinstance(value, list) else [value]
+    return bool(labels) and all(
+        isinstance(label, str) and _DIVISION_LABEL.fullmatch(label.strip()) for label in labels
+    )
+
+
+def _looks_at(game: Engine, d: Decision, want: Any) -> bool:
+    """Whether a check's (or the final expectations') `pending` names the division `d`: by its
+    kind, or, with no kind given, by its options."""
+    pending = want.get("pending") if isinstance(want, dict) else None
+    if not isinstance(pending, dict):
         return False
-    if nxt.kind == "illegal":
-        return True
-    labels = nxt.value if isinstance(nxt.value, list) else [nxt.value]
-    known = {_plain(v) for o in d.options for v in _label_variants(game, o)}
-    return all(_plain(label) in known for label in labels)
+    if "kind" in pending:
+        return pending["kind"] == d.kind
+    options = pending.get("options")
+    return isinstance(options, list) and _same_options(game, options, [o.label for o in d.options])
 
 
-def _usual_divisions(game: Engine, nxt: Step | dict[str, Any] | None) -> None:
-    while (d := game.pending) is not None and d.kind in DIVISIONS and not _takes_up(game, d, nxt):
+def _takes_up(game: Engine, d: Decision, ahead: Ahead) -> bool:
+    """Whether the script from here (`ahead`) deals with the division `d`."""
+    for nxt in ahead:
+        if isinstance(nxt, dict) or (isinstance(nxt, Step) and nxt.kind == "check"):
+            want = nxt if isinstance(nxt, dict) else nxt.value
+            if _looks_at(game, d, want):
+                return True
+            if isinstance(nxt, Step):
+                continue  # a check only looks: the step after it decides
+            return False
+        if nxt is None or nxt.kind not in ("answer", "illegal"):
+            return False
+        if nxt.kind == "illegal":
+            return nxt.player == d.player or _reads_as_division(nxt.value)
+        if nxt.player != d.player:
+            return False
+        labels = nxt.value if isinstance(nxt.value, list) else [nxt.value]
+        known = {_plain(v) for o in d.options for v in _label_variants(game, o)}
+        return all(_plain(label) in known for label in labels)
+    return False
+
+
+def _usual_divisions(game: Engine, ahead: Ahead) -> None:
+    while (d := game.pending) is not None and d.kind in DIVISIONS and not _takes_up(game, d, ahead):
         game.answer(d.player, d.options[0].id)
 
 
@@ -169,13 +215,13 @@ def _pass(game: Engine) -> bool:
     return True
 
 
-def _resolve(game: Engine, step: Step, path: str, nxt: Step | None = None) -> None:
+def _resolve(game: Engine, step: Step, path: str, ahead: Ahead = ()) -> None:
     g = game.state
     if not g.stack and not g.pending_triggers:
         return
     target = g.stack[-1].id if g.stack else None
     for _ in range(MAX_PASSES):
-        _usual_divisions(game, nxt)
+        _usual_divisions(game, ahead)
         if game.pending is None:
             return
         if step.value == "all":
@@ -192,7 +238,7 @@ def _resolve(game: Engine, step: Step, path: str, nxt: Step | None = None) -> No
     raise ScenarioError(path, step.line, "resolve could not finish: the stack never emptied")
 
 
-def _advance(game: Engine, step: Step, path: str, nxt: Step | None = None) -> None:
+def _advance(game: Engine, step: Step, path: str, ahead: Ahead = ()) -> None:
     g = game.state
     if g.stack:
         raise ScenarioError(
@@ -201,7 +247,7 @@ def _advance(game: Engine, step: Step, path: str, nxt: Step | None = None) -> No
     start = g.step_serial
     start_turn = g.turn
     for _ in range(MAX_PASSES):
-        _usual_divisions(game, nxt)
+        _usual_divisions(game, ahead)
         if g.step == step.value and g.step_serial > start:
             return
         if game.pending is None:
@@ -351,14 +397,14 @@ def play_script(scenario: Scenario, game: Engine, *, checks: bool = True) -> lis
     problems: list[str] = []
     script = scenario.script
     for i, step in enumerate(script):
-        nxt = script[i + 1] if i + 1 < len(script) else scenario.expect
-        _usual_divisions(game, step)
+        here: Ahead = [*script[i:], scenario.expect]
+        _usual_divisions(game, here)
         if step.kind == "answer":
             _answer(game, step, scenario.path)
         elif step.kind == "resolve":
-            _resolve(game, step, scenario.path, nxt)  # type: ignore[arg-type]
+            _resolve(game, step, scenario.path, here[1:])
         elif step.kind == "advance":
-            _advance(game, step, scenario.path, nxt)  # type: ignore[arg-type]
+            _advance(game, step, scenario.path, here[1:])
         elif step.kind == "illegal":
             _expect_refusal(game, step, scenario.path)
         elif step.kind == "concede":
@@ -366,7 +412,7 @@ def play_script(scenario: Scenario, game: Engine, *, checks: bool = True) -> lis
         elif step.kind == "check" and checks:
             found = compare(game, step.value, scenario.players)
             problems += [f"check at line {step.line}: {p}" for p in found]
-    _usual_divisions(game, scenario.expect)
+    _usual_divisions(game, [scenario.expect])
     return problems
 
 

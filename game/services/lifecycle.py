@@ -228,6 +228,11 @@ def decline_rematch(game_id: int, player: Player | None) -> Game:
 
 
 def _start_rematch(old: Game, *, created_by: Player, at: datetime) -> Game:
+    from .practice import is_practice, start_practice  # (practice.py imports this module)
+
+    seats = list(old.seats.select_related("player").order_by("position"))
+    if is_practice(seats):
+        return start_practice(seats[0].player, old.dungeons[0], rematch_of=old)
     official = {d["name"] for d in official_dungeon_dicts()}
     allowed = [d["name"] for d in old.dungeons if d["name"] not in official]
     new = Game.objects.create(

@@ -1,48 +1,53 @@
 """A practice game for a dungeon designer ("Try it" in the dungeon editor): the designer, in
 their main phase with Dungeon Maps ready, is about to venture into the one dungeon the game has;
-the other seat is a practice partner with no cards that passes whenever it may.
+the other seat is the practice partner: the computer at Easy, which passes priority and never
+attacks (its pace is "pass until my next turn", and that turn never comes), and answers every
+other decision it faces as the computer does (discarding to hand size, a room's "each opponent
+sacrifices…", blocks), so the game never waits for it (docs/dungeons.md, "Try it").
 
-It is an ordinary game started from a position (a scenario, docs/scenarios.md), stored and
-replayed like any other; only its second seat is filled at once.
+It is an ordinary game against the computer started from a position (a scenario,
+docs/scenarios.md), stored and replayed like any other; only its second seat is filled at once.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 import yaml
-from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from game.engine.dungeon import UNDERCITY, DungeonError, dungeon_from_dict
-from game.models import Connection, Game, Player, Seat
+from game.models import Game, Player, Seat
 
+from .computer import computer_player
 from .errors import ActionRefused
 from .lifecycle import start_game
 
-PARTNER_USERNAME = "practice-partner"
-PARTNER_NAME = "Practice partner"
+PARTNER_LEVEL = "easy"
 VENTURES_READY = 3  # Dungeon Maps (each {3}, {T}: venture; they untap every turn)
 # The partner passes "until its next turn", and that turn never comes: a turn number no game
-# reaches (a position starts at turn 10,000 at most, docs/scenarios.md).
+# reaches (a position starts at turn 10,000 at most, docs/scenarios.md). No player can give a
+# seat this pace (services.set_pace takes the current turn), so it also tells a practice game.
 NEVER = 1_000_000
-# The partner is always at the table: a presence row no heartbeat refreshes and none expires
-# (services/presence.py), so the page never offers to claim the win from it.
-ALWAYS = datetime(9999, 1, 1, tzinfo=UTC)
+# The partner's seat: what tells a practice game from a game against the computer.
+PARTNER_SEAT = Q(pass_until=Seat.PASS_MY_TURN, pass_turn=NEVER)
 
 
-def practice_partner() -> Player:
-    """The one player who sits across every practice game (an account nobody can log in as)."""
-    user, created = User.objects.get_or_create(username=PARTNER_USERNAME)
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    player, _ = Player.objects.get_or_create(
-        user=user, defaults={"display_name": PARTNER_NAME, "is_guest": True}
+def practice_games():
+    """Every practice game (a query: `Game` rows with the partner's seat)."""
+    return Game.objects.filter(
+        pk__in=Seat.objects.filter(PARTNER_SEAT, player__computer_level__gt="").values("game")
     )
-    return player
+
+
+def is_practice(seats: list[Seat]) -> bool:
+    """Whether a game with these seats is a practice game."""
+    return any(
+        s.player.is_computer and (s.pass_until, s.pass_turn) == (Seat.PASS_MY_TURN, NEVER)
+        for s in seats
+    )
 
 
 def practice_position(dungeon: dict[str, Any]) -> dict[str, Any]:
@@ -64,36 +69,38 @@ def practice_position(dungeon: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def start_practice(player: Player, dungeon: dict[str, Any]) -> Game:
+def start_practice(
+    player: Player, dungeon: dict[str, Any], *, rematch_of: Game | None = None
+) -> Game:
     """A started practice game of `player` with `dungeon` (the dungeons/data format) as the
-    only dungeon, about to venture into it. Refused, creating nothing, if it is not valid."""
+    only dungeon, about to venture into it. Refused, creating nothing, if it is not valid. The
+    rematch of a practice game is another (the partner accepts every rematch, as the computer
+    does), with the dungeon as that game had it."""
     try:
         dungeon_from_dict(dungeon)
     except DungeonError as e:
         raise ActionRefused(
             "This dungeon can't be played yet: " + "; ".join(e.problems), "invalid_dungeon"
         ) from None
-    partner = practice_partner()
-    if partner.pk == player.pk:
-        raise ActionRefused("The practice partner can't practise.", "partner")
+    if player.is_computer:
+        raise ActionRefused("The computer does not practise.", "bad_input")
+    partner = computer_player(PARTNER_LEVEL)
     position = practice_position(dungeon)
     with transaction.atomic():
         game = Game.objects.create(
             created_by=player,
+            rematch_of=rematch_of,
             scenario_name=position["name"],
             scenario_text=yaml.safe_dump(position, sort_keys=False, allow_unicode=True),
             dungeons=[dungeon],
         )
         Seat.objects.create(game=game, player=player, position=0)
-        seat = Seat.objects.create(
+        Seat.objects.create(
             game=game,
             player=partner,
             position=1,
             pass_until=Seat.PASS_MY_TURN,
             pass_turn=NEVER,
-        )
-        Connection.objects.create(
-            seat=seat, channel_name=f"practice-partner.{game.code}", last_seen=ALWAYS
         )
         start_game(game, timezone.now())
     return game

@@ -276,9 +276,10 @@ def test_try_it_starts_a_game_about_to_venture_into_the_dungeon(designer):
     with services.reading(game) as engine:
         me = engine.state.player("dee")
         assert me.dungeon is not None and me.dungeon.room == "Stairs"
-    # the practice partner is always at the table: nobody is offered to claim the win from it
+    # the practice partner is the computer at Easy, always at the table: nobody is offered to
+    # claim the win from it
     partner = game.seats.get(position=1)
-    assert services.online_seat_ids(game) == {partner.pk}
+    assert partner.player.is_computer and partner.player.computer_level == "easy"
     assert services.absences(game, list(game.seats.all()), timezone.now())[partner.pk] is None
 
 
