@@ -14,7 +14,7 @@ from game.engine.state import GameState
 from .answers import Answer
 from .features import permanent_value
 from .rules import Rules, colors_needed, is_creature
-from .spells import counter_worth_casting, is_counterspell, pointless
+from .spells import is_counterspell, pointless
 
 
 class PriorityRules(Rules):
@@ -70,11 +70,7 @@ class PriorityRules(Rules):
             return "pass"
         for o in options:
             face = face_of_option(g, o)
-            if (
-                face is not None
-                and is_counterspell(face)
-                and counter_worth_casting(g, self.seat, face)
-            ):
+            if face is not None and is_counterspell(face) and not pointless(g, self.seat, face):
                 return o.id
         return "pass"
 

@@ -321,8 +321,11 @@ def worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
 
 
 def pointless(g: GameState, seat: str, face: CardDef) -> bool:
-    """A cast never worth its card now (not a counterspell, which waits for its own rule)."""
-    return not is_counterspell(face) and not worth_casting(g, seat, face)
+    """A cast never worth its card now: a counterspell with nothing worth countering, any other
+    spell that `worth_casting` refuses."""
+    if is_counterspell(face):
+        return not counter_worth_casting(g, seat, face)
+    return not worth_casting(g, seat, face)
 
 
 def _aims_at_threat(g: GameState, seat: str, picks: list[Ref]) -> bool:
