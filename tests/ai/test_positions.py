@@ -48,6 +48,11 @@ def _target_is_opponents(game: Engine, ids: list[str]) -> str | None:
     return None if whose == ["alice"] else f"the removal went on {whose}'s creature"
 
 
+def _none_of_its_own(game: Engine, ids: list[str]) -> str | None:
+    whose = _controllers(game, ids)
+    return f"it made its own creature a 1/1 Bird ({whose})" if "bob" in whose else None
+
+
 def _refs(game: Engine, ids: list[str]) -> list[object]:
     d = game.pending
     assert d is not None
@@ -135,9 +140,9 @@ CASES = [
     ),
     Case("precipitous_drop_on_the_opponents_creature.yaml", "bob", _target_is_opponents),
     Case(
-        "eccentric_apprentice_makes_the_opponents_creature_a_bird.yaml",
+        "eccentric_apprentice_never_makes_its_own_creature_a_bird.yaml",
         "bob",
-        _target_is_opponents,
+        _none_of_its_own,
     ),
 ]
 
