@@ -74,6 +74,9 @@ class PriorityRules(Rules):
                 return o.id
         return "pass"
 
+    def _face(self, g: GameState, o: Option) -> CardDef | None:
+        return face_of_option(g, o)
+
     def _spell_score(self, g: GameState, o: Option) -> float:
         face = face_of_option(g, o)
         if face is None:
