@@ -10,11 +10,11 @@ from game.engine.carddef import CardDef
 from game.engine.decisions import Decision, Option
 from game.engine.ops import reading
 from game.engine.state import GameState
-from game.engine.targets import TARGET_KINDS
 
 from .answers import Answer
 from .features import permanent_value
 from .rules import Rules, colors_needed, is_creature
+from .spells import is_counterspell, pointless
 
 
 class PriorityRules(Rules):
@@ -64,32 +64,24 @@ class PriorityRules(Rules):
         return "pass"
 
     def _respond(self, g: GameState, options: list[Option]) -> Answer:
-        """Something is on the stack: counter a worthwhile spell of the opponent's."""
-        top = g.stack[-1]
-        if self.sloppy or top.controller == self.seat or top.kind != "spell" or top.card is None:
-            return "pass"
-        if top.card.card.mana_value < 3 and "Creature" not in top.card.card.types:
+        """Something is on the stack: counter the other player's spell or ability when it is
+        worth countering (spells.worth_countering)."""
+        if self.sloppy or g.stack[-1].controller == self.seat:
             return "pass"
         for o in options:
-            face = self._face(g, o)
-            if face is not None and _counters(face):
+            face = face_of_option(g, o)
+            if face is not None and is_counterspell(face) and not pointless(g, self.seat, face):
                 return o.id
         return "pass"
 
-    def _face(self, g: GameState, o: Option):
-        kind = o.id.split(":")[0]
-        if kind not in ("cast", "castadv", "escape"):
-            return None
-        obj = g.find(o.objs[0])
-        if obj is None:
-            return None
-        if kind == "castadv" and obj.card.adventure is not None:
-            return obj.card.adventure
-        return obj.card
+    def _face(self, g: GameState, o: Option) -> CardDef | None:
+        return face_of_option(g, o)
 
     def _spell_score(self, g: GameState, o: Option) -> float:
-        face = self._face(g, o)
+        face = face_of_option(g, o)
         if face is None:
+            return 0.0
+        if pointless(g, self.seat, face):
             return 0.0
         opp = g.opponent(self.seat)
         score = 1.0 + face.mana_value  # use the mana: the biggest castable spell first
@@ -161,7 +153,14 @@ class PriorityRules(Rules):
         return obj.counters.get("loyalty", 0) + ability.loyalty > 0
 
 
-def _counters(face: CardDef) -> bool:
-    """A counterspell: a step of the spell hurts what it names on the stack."""
-    on_stack = {i for i, t in enumerate(face.spell_targets) if TARGET_KINDS[t.kind][0] == "stack"}
-    return any(s.get("target", 0) in on_stack and reading(s).hurts(s) for s in face.spell)
+def face_of_option(g: GameState, o: Option) -> CardDef | None:
+    """The face a priority option casts (the adventure for "castadv"), or None."""
+    kind = o.id.split(":")[0]
+    if kind not in ("cast", "castadv", "escape"):
+        return None
+    obj = g.find(o.objs[0])
+    if obj is None:
+        return None
+    if kind == "castadv" and obj.card.adventure is not None:
+        return obj.card.adventure
+    return obj.card

@@ -9,6 +9,7 @@ the best path after it, so a choice looks ahead to the bottom of the dungeon.
 
 from __future__ import annotations
 
+from game.engine.dungeon import dungeon_choices, venture_restricted
 from game.engine.ops import reading
 from game.engine.state import GameState
 
@@ -42,3 +43,23 @@ def best_dungeon(g: GameState, seat: str, names: list[str]) -> str:
         return (total, name)
 
     return max(names, key=score)
+
+
+def venture_value(g: GameState, seat: str, *, undercity: bool = False) -> float:
+    """What venturing once more is worth to `seat`: the room it would enter, chosen as
+    `choose_room` chooses (a new dungeon's first room when it has none or stands at the
+    bottom, which completes the one it is in)."""
+    if venture_restricted(g, seat):
+        return 0.0
+    p = g.player(seat)
+    if p.dungeon is not None:
+        spec = p.dungeon.spec
+        here = spec.rooms[p.dungeon.room]
+        if here.leads_to:
+            best = max(here.leads_to, key=lambda n: (room_score(g, seat, spec, n), n))
+            return room_value(g, seat, spec, best)
+    names = dungeon_choices(g, undercity)
+    if not names:
+        return 0.0
+    spec = g.dungeons[best_dungeon(g, seat, names)]
+    return room_value(g, seat, spec, spec.top)

@@ -23,6 +23,8 @@ from game.engine.game import Engine
 from .answers import Answer, safe_answer
 from .features import evaluate
 from .policy import Policy
+from .priority import face_of_option
+from .spells import pointless
 from .worlds import sample_world
 
 # The work a search may spend, in decisions played by the policy (about 0.1 ms of CPU each):
@@ -135,6 +137,9 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
         for o in real:
             if o.label in seen_labels:
                 continue  # two copies of a card are one choice
+            face = face_of_option(g, o)
+            if face is not None and pointless(g, seat, face):
+                continue  # a cast never worth its card (spells.py) is not worth a search
             seen_labels.add(o.label)
             add(o.id)
         return out

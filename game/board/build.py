@@ -23,7 +23,7 @@ from game import services
 from game.engine.kinds import KINDS, PRIORITY
 from game.models import Game, Player, Seat
 
-from . import memos, query, sides, snapshot
+from . import memos, query, sides, snapshot, whose
 from .prompt import obj_actions
 from .seats import seat_view, turn_view
 from .snapshot import Snapshot
@@ -108,7 +108,10 @@ def _started(
     top_side, bottom_side = (sides.side(game, s, snap, actions, holder) for s in (top, bottom))
     absent, wake_in = _absence_and_wake_up(game, seats)
     stack = tuple(stack_item(item) for item in view["stack"])
-    log = view["log"]
+    # Whose each target is, in the viewer's words ("targeting your Goblin"); a spectator reads
+    # the names the engine wrote.
+    me = my_seat.engine_name if my_seat else ""
+    log = [whose.log_line_for(line, me) for line in view["log"]]
     split = max(0, len(log) - LOG_RECENT) // LOG_CHUNK * LOG_CHUNK
     lines = tuple(reversed(log[split:]))
     older = tuple(reversed(log[:split]))

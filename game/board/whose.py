@@ -16,6 +16,7 @@ options are the viewer's to see.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from game.engine.state import GameState, Obj
 
 _NUMBER = re.compile(r" #\d+")
+_TARGETING = " targeting "
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +162,18 @@ def _apart(g: GameState, obj: Obj, me: str) -> str:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+@functools.lru_cache(maxsize=4096)
+def log_line_for(line: str, me: str) -> str:
+    """A log line as the viewer reads it. The engine writes whose each target is by name
+    ("casts Kick in the Door targeting Bob's Dungeon Crawler": one text for both players and
+    the replay); to the viewer its own things are "your" and itself as a target "you"."""
+    at = line.find(_TARGETING)
+    if at < 0 or not me:
+        return line
+    cut = at + len(_TARGETING)
+    name = re.escape(me)
+    tail = re.sub(rf"(^|, ){name}'s ", r"\1your ", line[cut:])
+    tail = re.sub(rf"(^|, ){name}(?=, |$| \()", r"\1you", tail)
+    return line[:cut] + tail

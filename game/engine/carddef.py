@@ -103,6 +103,20 @@ class Static:
     doesnt_untap: bool = False
     pt_fn: Callable[..., tuple[int, int]] | None = None  # (game, source, obj) -> (dp, dt)
     cant_block: bool = False
+    harms: bool = False  # it hurts what it affects where the fields above can't say (a pt_fn)
+
+    @property
+    def hurts(self) -> bool:
+        """Does it hurt what it affects (smaller, without its abilities, kept tapped, unable to
+        block)? The computer aims an Aura by it, as it aims a spell by its steps' readings."""
+        return (
+            self.harms
+            or self.power < 0
+            or self.toughness < 0
+            or self.lose_all_abilities
+            or self.doesnt_untap
+            or self.cant_block
+        )
 
 
 @dataclass(slots=True)

@@ -53,8 +53,14 @@ def _counters_worth(g: GameState, seat: str, step: Step) -> float:
 
 
 def _modify_hurts(step: Step) -> bool:
-    """A smaller creature, or one that can't attack, is a harm to its controller."""
-    return step.get("power", 0) < 0 or step.get("toughness", 0) < 0 or bool(step.get("cant_attack"))
+    """A smaller creature, one that can't attack, or one that becomes a small thing of a set
+    size ("becomes a 1/1 Bird", aimed at a big creature) is a harm to its controller."""
+    return (
+        step.get("power", 0) < 0
+        or step.get("toughness", 0) < 0
+        or bool(step.get("cant_attack"))
+        or bool(step.get("set_base"))
+    )
 
 
 def _modify_worth(g: GameState, seat: str, step: Step) -> float:
@@ -162,7 +168,12 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
 
 # Destroy, damage, counter and return to hand are worth a rough 0.5 whatever they hit: no
 # official room uses them, so the computer's room values never needed more.
-@op("destroy", TARGET_PARAM, does="destroy a permanent", reads=Reading(harms=True, worth=0.5))
+@op(
+    "destroy",
+    TARGET_PARAM,
+    does="destroy a permanent",
+    reads=Reading(harms=True, worth=0.5, removes=True),
+)
 def op_destroy(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
         if destroy(g, o) is not None:
@@ -204,7 +215,7 @@ def op_damage(g: GameState, ctx: Ctx, step: Step) -> None:
     "counter",
     TARGET_PARAM,
     does="counter a spell or ability",
-    reads=Reading(harms=True, worth=0.5),
+    reads=Reading(harms=True, worth=0.5, removes=True),
 )
 def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
     for kind, value in targets_of(ctx, step.get("target", 0)):
@@ -218,7 +229,7 @@ def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
     "return_to_hand",
     TARGET_PARAM,
     does="return a card or permanent to its owner's hand",
-    reads=Reading(harms=True, worth=0.5),
+    reads=Reading(harms=True, worth=0.5, removes=True),
 )
 def op_return_to_hand(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):

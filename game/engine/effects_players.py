@@ -194,7 +194,7 @@ def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
     Param("undercity", BOOL, help="Venture into Undercity instead (CR 701.49d)."),
     asks=(CHOOSE_DUNGEON, CHOOSE_ROOM),
     does="venture into the dungeon (or into Undercity)",
-    reads=Reading(harms=False, worth=0.5),
+    reads=Reading(harms=False, worth=0.5, ventures=True),
 )
 def op_venture(g: GameState, ctx: Ctx, step: Step) -> Gen:
     yield from venture(g, ctx.controller, undercity=step.get("undercity", False))

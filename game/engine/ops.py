@@ -139,11 +139,17 @@ class Reading:
       worth something only with a creature of one's own). It values dungeon rooms.
     - `damage`: the step's `amount` is damage dealt to what it names, so the computer aims it
       where it kills.
+    - `removes`: the step takes what it names away (destroyed, countered, returned to a hand):
+      to the player who controlled it, it costs that thing's whole worth.
+    - `ventures`: the step moves its player's venture marker, so it is worth what the next
+      room is worth to that player.
     """
 
     harms: bool | Callable[[Step], bool]
     worth: float | Worth
     damage: bool = False
+    removes: bool = False
+    ventures: bool = False
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""

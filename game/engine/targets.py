@@ -180,6 +180,22 @@ def ref_name(g: GameState, ref: Ref) -> str:
     return o.name if o else "(gone)"
 
 
+def ref_whose_name(g: GameState, ref: Ref) -> str:
+    """A target as the shared log names it, with whose it is ("bob's Dungeon Crawler"): the
+    controller of a permanent or of a spell or ability, the owner of a card elsewhere. The log
+    is one text for both players and the replay, so it names the player, never "your"."""
+    what, value = ref
+    if what == "player":
+        return value
+    if what == "stack":
+        item = g.stack_item(value)
+        return f"{item.controller}'s {item.name}" if item else "(gone)"
+    o = g.find(value)
+    if o is None:
+        return "(gone)"
+    return f"{o.controller if o.zone == 'battlefield' else o.owner}'s {o.name}"
+
+
 def ref_objs(ref: Ref) -> tuple[int, ...]:
     return (ref[1],) if ref[0] == "obj" else ()
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from game.ai import LEVELS, decide
+from game.engine.continuous import chars
 from game.engine.game import Engine
 from game.scenario.loader import load_scenario
 from game.scenario.runner import build_game, play_script
@@ -26,6 +27,9 @@ class Case:
     seat: str
     # Given the game at the decision and the chosen options, why the move is wrong (or None).
     wrong: Callable[[Engine, list[str]], str | None]
+    # The levels held to it: a move Easy may miss as a person would (a counterspell it never
+    # thinks of) is asked of the others only.
+    levels: tuple[str, ...] = LEVELS
 
 
 def _controllers(game: Engine, ids: list[str]) -> list[str]:
@@ -44,9 +48,102 @@ def _target_is_opponents(game: Engine, ids: list[str]) -> str | None:
     return None if whose == ["alice"] else f"the removal went on {whose}'s creature"
 
 
+def _none_of_its_own(game: Engine, ids: list[str]) -> str | None:
+    whose = _controllers(game, ids)
+    return f"it made its own creature a 1/1 Bird ({whose})" if "bob" in whose else None
+
+
+def _refs(game: Engine, ids: list[str]) -> list[object]:
+    d = game.pending
+    assert d is not None
+    return [d.option(i).data for i in ids]
+
+
+def _labels(game: Engine, ids: list[str]) -> list[str]:
+    d = game.pending
+    assert d is not None
+    return [d.option(i).label for i in ids]
+
+
+def _not_cast(card: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        cast = [label for label in _labels(game, ids) if label.startswith("cast") and card in label]
+        return f"it chose {cast[0]!r}" if cast else None
+
+    return wrong
+
+
+def _cast(card: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        labels = _labels(game, ids)
+        cast = labels[0].startswith("cast") and card in labels[0]
+        return None if cast else f"it chose {labels}"
+
+    return wrong
+
+
+def _returns_a_creature_card(game: Engine, ids: list[str]) -> str | None:
+    return None if ids else "it chose no creature card to return"
+
+
+def _damage_kills_or_is_lethal(game: Engine, ids: list[str]) -> str | None:
+    """Divided damage of 3: every creature chosen can die of it, together, and none is the
+    caster's own; a player chosen is the opponent."""
+    g = game.state
+    creatures, left = [], 0
+    for kind, what in _refs(game, ids):  # type: ignore[misc]
+        if kind == "player":
+            if what != "alice":
+                return f"it aimed the damage at {what}"
+            continue
+        obj = g.permanent(what)
+        if obj.controller != "alice":
+            return f"it aimed the damage at its own {obj.name}"
+        creatures.append(obj.name)
+        left += chars(g, obj).toughness - obj.damage
+    if not creatures:
+        return "it sent all 3 damage at a player that survives it"
+    return None if left <= 3 else f"3 damage can't kill all of {creatures}"
+
+
+def _only_the_face(game: Engine, ids: list[str]) -> str | None:
+    refs = _refs(game, ids)
+    return None if refs == [("player", "alice")] else f"it chose {_labels(game, ids)}"
+
+
 CASES = [
     Case("pump_on_own_creature.yaml", "bob", _first_target_is_own),
     Case("removal_on_opponents_creature.yaml", "bob", _target_is_opponents),
+    Case(
+        "kick_in_the_door_not_on_the_opponents_creature.yaml", "bob", _not_cast("Kick in the Door")
+    ),
+    Case(
+        "fates_reversal_not_cast_with_nothing_to_return.yaml", "bob", _not_cast("Fates' Reversal")
+    ),
+    Case("fates_reversal_returns_a_creature.yaml", "bob", _returns_a_creature_card),
+    Case("magic_missile_not_cast_when_nothing_dies.yaml", "bob", _not_cast("Magic Missile")),
+    Case("magic_missile_kills_or_goes_face.yaml", "bob", _damage_kills_or_is_lethal),
+    Case("magic_missile_goes_face_for_lethal.yaml", "bob", _only_the_face),
+    Case("power_word_kill_kept_for_a_threat.yaml", "bob", _not_cast("Power Word Kill")),
+    Case("bar_the_gate_not_spent_on_a_small_creature.yaml", "bob", _not_cast("Bar the Gate")),
+    Case(
+        "bar_the_gate_counters_a_threat.yaml",
+        "bob",
+        _cast("Bar the Gate"),
+        levels=("medium", "hard"),
+    ),
+    Case(
+        "dissonant_wave_counters_the_last_room_of_undercity.yaml",
+        "bob",
+        _cast("Dissonant Wave"),
+        levels=("medium", "hard"),
+    ),
+    Case("precipitous_drop_on_the_opponents_creature.yaml", "bob", _target_is_opponents),
+    Case(
+        "eccentric_apprentice_never_makes_its_own_creature_a_bird.yaml",
+        "bob",
+        _none_of_its_own,
+    ),
 ]
 
 
@@ -64,6 +161,8 @@ def test_every_position_file_has_a_case() -> None:
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.file.removesuffix(".yaml"))
 def test_the_computer_makes_the_move_a_player_expects(case: Case, level: str) -> None:
+    if level not in case.levels:
+        pytest.skip(f"{level} may miss this move as a person would")
     game = position(case.file)
     d = game.pending
     assert d is not None and d.player == case.seat, (

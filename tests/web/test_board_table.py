@@ -69,6 +69,19 @@ def test_a_target_says_whose_it_is_and_no_choice_is_styled_as_recommended(player
     assert "Resolve Varis, Silverymoon Ranger&#39;s triggered ability" in html
 
 
+def test_the_log_says_whose_a_target_is_in_each_viewers_words(players):
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("ward_payment.yaml"))
+    game = answer(game, alice, "cast Power Word Kill")
+    game = answer(game, alice, "Varis, Silverymoon Ranger")
+    bobs = seat_name(game, bob)
+    line = f"casts Power Word Kill targeting {bobs}'s Varis, Silverymoon Ranger"
+    assert any(line in entry for entry in view(game, None).log_lines)  # a spectator: the names
+    assert any(line in entry for entry in view(game, alice).log_lines)
+    to_bob = "casts Power Word Kill targeting your Varis, Silverymoon Ranger"
+    assert any(to_bob in entry for entry in view(game, bob).log_lines)
+
+
 def test_the_top_bar_names_the_decisions_before_the_first_turn_and_no_version(players):
     alice, bob = players
     game = start_game(alice, bob, seed=5)

@@ -207,6 +207,7 @@ CARDS = [
                 "Enchanted creature gets -2/-2. It gets -5/-5 instead as long as you've "
                 "completed a dungeon.",
                 pt_fn=_precipitous_pt,
+                harms=True,
             )
         ],
         set_code="AFR",

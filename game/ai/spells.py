@@ -1,0 +1,361 @@
+"""Whether a spell is worth casting, and where its targets go.
+
+Every target a phrase may name is scored by what the text's steps on it gain the seat, read from
+the steps' readings (`ops.reading`, nothing else): a step that hurts gains when it names the
+other player's thing and gives away when it names one's own, a helpful step the other way round;
+a step that removes what it names (destroy, counter, return to hand), damage that kills and an
+Aura that hurts are worth the thing's whole value, any other step what its reading says it is
+worth to the player it helps. A card in a graveyard that a phrase names comes back to the seat
+(every such phrase of the pool returns it). Divided damage is scored split by split.
+
+A spell with targets is cast when its targets gain something: a removal spell only at a threat
+(a creature that can hurt the seat) unless nothing better can come, divided damage only where it
+kills something or is lethal. A spell whose targets gain nothing, or give something away, is
+cast only when the whole play (its untargeted steps too: a venture is worth the room it enters,
+`rooms.venture_value`) is worth more than the card it spends. A counterspell waits for a spell
+or ability worth countering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from game.engine.carddef import CardDef, Step, TargetSpec
+from game.engine.continuous import chars
+from game.engine.ops import reading
+from game.engine.state import GameState, Obj, StackItem
+from game.engine.targets import TARGET_KINDS, Ref, candidates
+
+from .features import card_value, creature_value, life_value, permanent_value
+from .rooms import venture_value
+
+# A creature worth a removal spell or a counterspell: a 3-power creature, or a 2/2 with a
+# keyword that matters (deathtouch, lifelink, flying); a plain 2/2 (4.2) or a 0/4 wall is not.
+THREAT = 5.0
+# At this life or less anything that can attack is worth removing.
+LOW_LIFE = 8
+# An ability worth a counterspell: more than about a card's worth.
+ABILITY_WORTH = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """What a spell or ability does, as its targets are chosen: its steps, its target phrases,
+    and for an Aura spell whether it hurts the creature it will enchant (None: not an Aura)."""
+
+    effect: list[Step]
+    specs: list[TargetSpec]
+    enchants: bool | None = None
+
+    @staticmethod
+    def of_face(face: CardDef) -> Text:
+        enchants = None
+        if "Aura" in face.subtypes:
+            enchants = any(s.hurts for s in face.statics if s.affects == "enchanted")
+        return Text(list(face.spell), list(face.spell_targets), enchants)
+
+    @staticmethod
+    def of_item(item: StackItem) -> Text:
+        if item.kind == "spell" and item.card is not None and not item.adventure:
+            face = Text.of_face(item.card.card)
+            return Text(list(item.effect), list(item.target_specs), face.enchants)
+        return Text(list(item.effect), list(item.target_specs))
+
+    def steps(self, index: int) -> list[Step]:
+        """The steps that act on target phrase `index`: those naming it; when none does (a step
+        that finds its target itself), every untargeted step of a text with one phrase."""
+        named = [s for s in self.effect if s.get("target") == index]
+        if named or len(self.specs) != 1:
+            return named
+        return [s for s in self.effect if "target" not in s and not reading(s).ventures]
+
+
+# what one target gains -----------------------------------------------------------------------
+def gain(
+    g: GameState, seat: str, text: Text, index: int, ref: Ref, damage: int | None = None
+) -> float:
+    """What the text's steps on target phrase `index` gain `seat` when they name `ref`
+    (negative: what they give away). `damage` is the part of divided damage `ref` gets."""
+    kind, what = ref
+    steps = text.steps(index)
+    if kind == "player":
+        return _on_player(g, seat, steps, what, damage)
+    if kind == "stack":
+        item = g.stack_item(what)
+        if item is None:
+            return 0.0
+        worth = stack_worth(g, item)
+        hurts = any(reading(s).hurts(s) for s in steps)
+        return worth * (1 if (item.controller != seat) == hurts else -1)
+    obj = g.find(what)
+    if obj is None:
+        return 0.0
+    if obj.zone == "graveyard":
+        return card_value(obj.card)
+    enchants = text.enchants if index == 0 else None
+    return _on_permanent(g, seat, steps, enchants, obj, damage)
+
+
+def _on_permanent(
+    g: GameState, seat: str, steps: list[Step], enchants: bool | None, obj: Obj, damage: int | None
+) -> float:
+    theirs = obj.controller != seat
+    value = permanent_value(g, obj)
+    whole = value if theirs else -value  # taking it away from its controller
+    total = 0.0
+    if enchants is not None:
+        total += whole if enchants else -whole * 0.2
+    for s in steps:
+        r = reading(s)
+        if r.damage:
+            if dies(g, obj, _amount(s, damage)):
+                total += whole
+        elif r.removes:
+            total += whole if r.hurts(s) else -whole
+        else:
+            total += _helped(g, seat, r.hurts(s), obj.controller, s)
+    return total
+
+
+def _on_player(g: GameState, seat: str, steps: list[Step], name: str, damage: int | None) -> float:
+    total = 0.0
+    for s in steps:
+        r = reading(s)
+        if r.damage:
+            life = g.player(name).life
+            lost = life_value(life) - life_value(life - _amount(s, damage))
+            total += lost if name != seat else -lost
+        else:
+            total += _helped(g, seat, r.hurts(s), name, s)
+    return total
+
+
+def _helped(g: GameState, seat: str, hurts: bool, whose: str, step: Step) -> float:
+    """A step that neither removes nor deals damage: what it is worth to the player it helps
+    (the other player of `whose` when it hurts, `whose` when it helps), as that player's gain
+    or loss."""
+    helped = g.opponent(whose) if hurts else whose
+    size = abs(reading(step).value(g, helped, step))
+    return size if helped == seat else -size
+
+
+def _amount(step: Step, damage: int | None) -> int:
+    return damage if damage is not None else int(step.get("amount", 0) or 0)
+
+
+def dies(g: GameState, obj: Obj, damage: int) -> bool:
+    """Does `damage` destroy this permanent (a creature's toughness, a planeswalker's loyalty)?"""
+    if damage <= 0:
+        return False
+    c = chars(g, obj)
+    if "Creature" in c.types:
+        return damage >= c.toughness - obj.damage and "indestructible" not in c.keywords
+    if "Planeswalker" in c.types:
+        return damage >= obj.counters.get("loyalty", 0)
+    return False
+
+
+def stack_worth(g: GameState, item: StackItem) -> float:
+    """What a spell or ability on the stack is worth to its controller if it resolves: the
+    permanent a permanent spell becomes, what the steps of any other are worth."""
+    if item.kind == "spell" and item.card is not None and not item.adventure:
+        card = item.card.card
+        if "Creature" in card.types and card.power is not None:
+            return creature_value(card.power, card.toughness or 0, card.keywords)
+        if "Planeswalker" in card.types:
+            return 3.0 + 0.6 * (card.loyalty or 0)
+        if card.types & {"Artifact", "Enchantment"}:
+            return 1.5 + 0.3 * card.mana_value
+    return max(0.0, sum(step_worth(g, item.controller, s) for s in item.effect))
+
+
+def step_worth(g: GameState, seat: str, step: Step) -> float:
+    """What a step is worth to the player whose effect it is: its reading's worth, a venture
+    what the room it enters is worth."""
+    r = reading(step)
+    if r.ventures:
+        return venture_value(g, seat, undercity=bool(step.get("undercity")))
+    return r.value(g, seat, step)
+
+
+# choosing targets ----------------------------------------------------------------------------
+def ranked(g: GameState, seat: str, text: Text, index: int, refs: list[Ref]) -> list[Ref]:
+    """The targets best first: the greatest gain; among equal gains the more valuable thing
+    when it gains (the better creature to pump or to remove), the less valuable when it gives
+    away."""
+
+    def key(ref: Ref) -> tuple[float, float]:
+        g_ = gain(g, seat, text, index, ref)
+        obj = g.permanent(ref[1]) if ref[0] == "obj" else None
+        value = permanent_value(g, obj) if obj is not None else 0.0
+        return (round(g_, 6), value if g_ > 0 else -value)
+
+    return sorted(refs, key=key, reverse=True)
+
+
+def choose(
+    g: GameState, seat: str, text: Text, index: int, refs: list[Ref], low: int, high: int
+) -> list[Ref]:
+    """The targets for one phrase: every one that gains, best first, up to `high`; when fewer
+    than `low` gain, the least bad ones to make up the number."""
+    order = ranked(g, seat, text, index, refs)
+    picks = [r for r in order if gain(g, seat, text, index, r) > 0][:high]
+    if len(picks) < low:
+        picks = order[:low]
+    return picks
+
+
+@dataclass(frozen=True, slots=True)
+class Division:
+    value: float
+    refs: list[Ref]
+    split: list[int]
+    hits: bool  # it kills something of the other player's or is lethal
+
+
+def best_division(
+    g: GameState, seat: str, text: Text, index: int, refs: list[Ref], total: int, most: int
+) -> Division:
+    """The targets (at most `most`) and the split of `total` damage among them that gain most,
+    fewer targets first among equals. Only targets that gain with the whole amount are tried:
+    one's own things and a creature too big to die never gain."""
+    useful = [r for r in refs if gain(g, seat, text, index, r, total) > 0]
+    best = Division(0.0, [], [], False)
+    for k in range(1, min(most, len(useful), total) + 1):
+        for combo in combinations(useful, k):
+            for split in _compositions(total, k):
+                value = sum(
+                    gain(g, seat, text, index, r, n) for r, n in zip(combo, split, strict=True)
+                )
+                if value > best.value + 1e-9:
+                    hits = any(_hits(g, seat, r, n) for r, n in zip(combo, split, strict=True))
+                    best = Division(value, list(combo), list(split), hits)
+    return best
+
+
+def division_value(
+    g: GameState, seat: str, text: Text, index: int, refs: list[Ref], split: list[int]
+) -> float:
+    return sum(gain(g, seat, text, index, r, n) for r, n in zip(refs, split, strict=False))
+
+
+def _hits(g: GameState, seat: str, ref: Ref, damage: int) -> bool:
+    kind, what = ref
+    if kind == "player":
+        return what != seat and damage >= g.player(what).life
+    obj = g.permanent(what) if kind == "obj" else None
+    return obj is not None and obj.controller != seat and dies(g, obj, damage)
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write `total` as `parts` positive whole numbers, in order."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(1, total - parts + 2):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+# casting -----------------------------------------------------------------------------------
+def is_threat(g: GameState, seat: str, obj: Obj) -> bool:
+    """Is this worth a removal spell: a creature that can hurt the seat (power, not a defender)
+    and is worth a threat's value, or any that can hurt it when its life is low or when nothing
+    better can come (the other hand is empty); a planeswalker or another permanent always."""
+    c = chars(g, obj)
+    if "Creature" not in c.types:
+        return True
+    if c.power <= 0 or "defender" in c.keywords:
+        return False
+    if permanent_value(g, obj) >= THREAT:
+        return True
+    return g.player(seat).life <= LOW_LIFE or not g.player(obj.controller).hand
+
+
+def _removes(text: Text, index: int) -> bool:
+    """Does the phrase take a permanent away (destroy, damage, an Aura that hurts)?"""
+    if index == 0 and text.enchants:
+        return True
+    return any(
+        reading(s).hurts(s) and (reading(s).removes or reading(s).damage) for s in text.steps(index)
+    )
+
+
+def is_counterspell(face: CardDef) -> bool:
+    """A spell with a step that hurts a target on the stack."""
+    text = Text.of_face(face)
+    return any(
+        TARGET_KINDS[spec.kind][0] == "stack" and any(reading(s).hurts(s) for s in text.steps(i))
+        for i, spec in enumerate(text.specs)
+    )
+
+
+def worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
+    """Is casting `face` now, with the best targets it can have, worth the card (the module's
+    docstring)? A spell without targets, or one that targets the stack, is not judged here."""
+    text = Text.of_face(face)
+    if not text.specs or any(TARGET_KINDS[s.kind][0] == "stack" for s in text.specs):
+        return True
+    targeted = 0.0
+    chosen: set[Ref] = set()
+    for i, spec in enumerate(text.specs):
+        refs = candidates(g, spec.kind, seat, exclude=chosen if spec.other else None)
+        if spec.divided:
+            division = best_division(g, seat, text, i, refs, spec.divided, spec.max)
+            if not division.hits:
+                return False  # divided damage kills something or goes face for lethal
+            picks, value = division.refs, division.value
+        else:
+            picks = choose(g, seat, text, i, refs, spec.min, spec.max)
+            value = sum(gain(g, seat, text, i, r) for r in picks)
+            if value > 0 and _removes(text, i) and not _aims_at_threat(g, seat, picks):
+                value = 0.0  # removal is kept for a threat
+        chosen.update(picks)
+        targeted += value
+    if targeted > 0:
+        return True
+    rest = sum(step_worth(g, seat, s) for s in text.effect if "target" not in s)
+    return targeted + rest > card_value(face)
+
+
+def pointless(g: GameState, seat: str, face: CardDef) -> bool:
+    """A cast never worth its card now: a counterspell with nothing worth countering, any other
+    spell that `worth_casting` refuses."""
+    if is_counterspell(face):
+        return not counter_worth_casting(g, seat, face)
+    return not worth_casting(g, seat, face)
+
+
+def _aims_at_threat(g: GameState, seat: str, picks: list[Ref]) -> bool:
+    for kind, what in picks:
+        if kind == "player":
+            return True
+        obj = g.permanent(what) if kind == "obj" else None
+        if obj is not None and obj.controller != seat and is_threat(g, seat, obj):
+            return True
+    return False
+
+
+def worth_countering(g: GameState, seat: str, item: StackItem) -> bool:
+    """Is the other player's spell or ability worth a counterspell: a spell that becomes a
+    threat (a planeswalker, a creature worth THREAT), an ability worth more than about a card,
+    or anything worth something when nothing better can come (the other hand is empty)."""
+    if item.controller == seat:
+        return False
+    worth = stack_worth(g, item)
+    need = THREAT if item.kind == "spell" else ABILITY_WORTH
+    return worth >= need or (worth > 0 and not g.player(item.controller).hand)
+
+
+def counter_worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
+    """May this counterspell name something worth countering now?"""
+    for spec in face.spell_targets:
+        if TARGET_KINDS[spec.kind][0] != "stack":
+            continue
+        for _, sid in candidates(g, spec.kind, seat):
+            item = g.stack_item(sid)
+            if item is not None and worth_countering(g, seat, item):
+                return True
+    return False
