@@ -15,6 +15,8 @@ from game.engine.carddef import CardDef
 from game.engine.continuous import chars
 from game.engine.state import GameState, Obj
 
+from .combat_math import Body
+
 WIN = 1000.0
 
 # Keywords that make a creature worth more than its power and toughness (rough card-game value).
@@ -65,6 +67,19 @@ def fighter(g: GameState, o: Obj) -> Fighter:
     power = max(0, c.power)
     toughness = c.toughness - o.damage
     return Fighter(o, power, toughness, c.keywords, creature_value(power, c.toughness, c.keywords))
+
+
+def body(g: GameState, o: Obj) -> Body:
+    """A creature as the combat calculator (combat_math.py) takes it."""
+    c = chars(g, o)
+    power = max(0, c.power)
+    return Body(
+        o.id,
+        power,
+        c.toughness - o.damage,
+        c.keywords,
+        creature_value(power, c.toughness, c.keywords),
+    )
 
 
 def creature_value(power: int, toughness: int, keywords: frozenset[str]) -> float:

@@ -125,6 +125,16 @@ _TYPES: dict[str, tuple[tuple[type, ...], str]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Boost:
+    """What a step does to the fight of the creature it names, for this turn only: a combat
+    trick's effect ("gets +2/+0 and gains first strike until end of turn")."""
+
+    power: int = 0
+    toughness: int = 0
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
     """What a step of an operation means to the player whose effect it is, for the computer.
 
@@ -139,15 +149,23 @@ class Reading:
       worth something only with a creature of one's own). It values dungeon rooms.
     - `damage`: the step's `amount` is damage dealt to what it names, so the computer aims it
       where it kills.
+    - `boost`: a function of the step giving its `Boost` when the step only changes the fight of
+      the creature it names until the end of the turn (None otherwise): a combat trick, which
+      the computer keeps for combat, where it changes who dies.
     """
 
     harms: bool | Callable[[Step], bool]
     worth: float | Worth
     damage: bool = False
+    boost: Callable[[Step], Boost | None] | None = None
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""
         return self.harms(step) if callable(self.harms) else self.harms
+
+    def boosts(self, step: Step) -> Boost | None:
+        """What this step does to a fight this turn, when that is all it does."""
+        return self.boost(step) if self.boost is not None else None
 
     def value(self, g: GameState, seat: str, step: Step) -> float:
         """What this step, of `seat`'s effect, is worth to `seat` now."""
