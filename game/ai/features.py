@@ -9,7 +9,6 @@ search (search.py) runs the same functions inside sampled worlds, where every ca
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from game.engine.carddef import CardDef
 from game.engine.continuous import chars
@@ -34,39 +33,6 @@ KEYWORD_VALUE = {
     "reach": 0.3,
     "haste": 0.2,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Fighter:
-    """One creature's combat numbers, as its controller's opponent can see them."""
-
-    obj: Obj
-    power: int
-    toughness: int  # toughness minus damage already marked
-    keywords: frozenset[str]
-    value: float
-
-    @property
-    def first_strike(self) -> bool:
-        return bool({"first strike", "double strike"} & self.keywords)
-
-    def kills(self, other: Fighter) -> bool:
-        if self.power <= 0 or "indestructible" in other.keywords:
-            return False
-        return "deathtouch" in self.keywords or self.power >= other.toughness
-
-    def survives_against(self, other: Fighter) -> bool:
-        """Does this creature live through a fight with `other` (one against one)?"""
-        if self.first_strike and not other.first_strike and self.kills(other):
-            return True
-        return not other.kills(self)
-
-
-def fighter(g: GameState, o: Obj) -> Fighter:
-    c = chars(g, o)
-    power = max(0, c.power)
-    toughness = c.toughness - o.damage
-    return Fighter(o, power, toughness, c.keywords, creature_value(power, c.toughness, c.keywords))
 
 
 def body(g: GameState, o: Obj) -> Body:

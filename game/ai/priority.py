@@ -14,6 +14,7 @@ from game.engine.targets import TARGET_KINDS
 
 from .answers import Answer
 from .features import permanent_value
+from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
 from .tricks import combat_trick, is_trick
 
@@ -23,6 +24,9 @@ class PriorityRules(Rules):
         options = [o for o in d.options if o.id != "pass" and o.data != "mana"]
         if not options:
             return "pass"
+        win = lethal_play(g, self.seat, options)  # lethal first
+        if win is not None:
+            return win
         # A combat trick is played by its own rule, where it changes a fight, and nowhere else.
         trick = combat_trick(g, self.seat, options)
         if trick is not None and not self.slip(0.5):

@@ -35,7 +35,7 @@ LETHAL = 1000.0
 WORTH_IT = 1.5  # about a creature saved or killed; a point or two of damage is not worth a card
 
 
-def trick_effect(g: GameState, o: Option) -> tuple[list[Step], list[TargetSpec], Obj] | None:
+def effect_of(g: GameState, o: Option) -> tuple[list[Step], list[TargetSpec], Obj] | None:
     """The effect, target phrases and source of a priority option that casts a spell or
     activates an ability, or None for anything else."""
     kind = o.id.split(":")[0]
@@ -70,7 +70,7 @@ def boosts(effect: Sequence[Step]) -> dict[int, Boost] | None:
 
 
 def is_trick(g: GameState, o: Option) -> bool:
-    found = trick_effect(g, o)
+    found = effect_of(g, o)
     return found is not None and boosts(found[0]) is not None
 
 
@@ -80,7 +80,7 @@ def combat_trick(g: GameState, seat: str, options: Sequence[Option]) -> str | No
         return None
     best: tuple[float, str] | None = None
     for o in options:
-        found = trick_effect(g, o)
+        found = effect_of(g, o)
         if found is None:
             continue
         effect, specs, source = found
@@ -259,4 +259,4 @@ def _boosted(b: Body, boost: Boost) -> Body:
     )
 
 
-__all__ = ["boosts", "combat_trick", "is_trick", "trick_effect", "trick_targets"]
+__all__ = ["boosts", "combat_trick", "is_trick", "effect_of", "trick_targets"]

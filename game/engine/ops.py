@@ -61,6 +61,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 Step = dict[str, Any]  # {"op": NAME, ...parameters}
 # What a step is worth to `seat`, the player whose effect it is, in the position at hand.
 Worth = Callable[["GameState", str, Step], float]
+# A worth this large says the step wins the game now (the other player loses their last life):
+# the computer takes such a play before anything else.
+WINS = 100.0
 
 
 @dataclass(frozen=True, slots=True)
