@@ -34,12 +34,15 @@ def plan_blocks(
     able: dict[int, list[Body]],
     life: int,
     *,
+    at_walkers: frozenset[int] = frozenset(),
     slip: Callable[[float], bool] = lambda chance: False,
 ) -> Blocks:
     """The blocks for `attackers` (`able[attacker id]`: the creatures that may block it), for a
-    player at `life`. `slip(chance)` is Easy's: a good block, a trade or a gang block missed."""
+    player at `life`; the attackers in `at_walkers` attack a planeswalker, so their damage
+    doesn't count against the life. `slip(chance)` is Easy's: a good block, a trade or a gang
+    block missed."""
     order = sorted(attackers, key=lambda a: (-_threat(a), -a.value, a.id))
-    first = _Plan(order, able, life, slip)
+    first = _Plan(order, able, life, slip, at_walkers)
     first.good()
     first.trade()
     first.gang()
@@ -47,7 +50,7 @@ def plan_blocks(
     first.trample()
     if first.taken() < life:
         return first.blocks
-    again = _Plan(order, able, life, slip)
+    again = _Plan(order, able, life, slip, at_walkers)
     again.chump()
     again.trample()
     again.good()
@@ -73,8 +76,10 @@ class _Plan:
         able: dict[int, list[Body]],
         life: int,
         slip: Callable[[float], bool],
+        at_walkers: frozenset[int],
     ) -> None:
         self.order = order
+        self.at_me = [a for a in order if a.id not in at_walkers]
         self.able = able
         self.life = life
         self.slip = slip
@@ -93,7 +98,7 @@ class _Plan:
 
     def taken(self) -> int:
         """The damage this plan lets through (less the life its blockers gain)."""
-        out = resolve(self.order, self.blocks)
+        out = resolve(self.at_me, self.blocks)
         return out.to_defender - out.defender_gains
 
     # 1. good blocks --------------------------------------------------------------------------
@@ -151,6 +156,8 @@ class _Plan:
         while self.taken() >= self.life:
             best: tuple[int, Body, list[Body]] | None = None
             for a in self.unblocked():
+                if a not in self.at_me:
+                    continue
                 free = sorted(self.free(a), key=lambda b: (b.value, b.id))
                 need = min_blockers(a)
                 if len(free) < need:
@@ -167,7 +174,7 @@ class _Plan:
     def trample(self) -> None:
         while self.taken() >= self.life:
             best: tuple[int, Body, Body] | None = None
-            for a in self.order:
+            for a in self.at_me:
                 if a.id not in self.blocks or not a.has("trample"):
                     continue
                 now = fight(a, self.blocks[a.id]).to_defender

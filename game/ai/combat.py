@@ -140,8 +140,14 @@ class CombatRules(Rules):
         for o in g.battlefield:
             if g.combat and o.id in g.combat.attackers and o.id not in attackers:
                 attackers[o.id] = body(g, o)
+        aims = g.combat.attackers if g.combat else {}
+        at_walkers = frozenset(aid for aid, whom in aims.items() if whom != self.seat)
         blocks = plan_blocks(
-            list(attackers.values()), able, g.player(self.seat).life, slip=self.slip
+            list(attackers.values()),
+            able,
+            g.player(self.seat).life,
+            at_walkers=at_walkers,
+            slip=self.slip,
         )
         chosen = [f"b{b.id}:{aid}" for aid, group in blocks.items() for b in group]
         return valid_subset(d, chosen)

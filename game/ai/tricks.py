@@ -148,11 +148,17 @@ def _after_blocks(
     lives = (g.player(seat).life, g.player(opp).life)
 
     def score(bs: dict[int, Body]) -> float:
-        attackers = [bs[i] for i in c.attackers if i in bs]
-        blocks = {}
-        for aid, ids in c.blockers.items():
-            group = [bs[i] for i in ids if i in bs]
-            blocks[aid] = group if attacking else worst_order(bs[aid], group)
+        attackers, blocks = [], {}
+        for aid in c.attackers:
+            if aid not in bs:
+                continue
+            ids = c.blockers.get(aid)
+            group = [bs[i] for i in ids or () if i in bs]
+            if ids and not group and not bs[aid].has("trample"):
+                continue  # blocked, its blockers gone: it deals no damage (CR 510.1c)
+            attackers.append(bs[aid])
+            if group:
+                blocks[aid] = group if attacking else worst_order(bs[aid], group)
         return _score(resolve(attackers, blocks), bs, mine, attacking, lives)
 
     base = score(bodies)
