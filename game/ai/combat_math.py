@@ -202,11 +202,13 @@ def least_damage_through(
 
 def _block_options(a: Body, blockers: Sequence[Body], legal: Legal) -> list[tuple[int, int]]:
     """The ways to block `a` worth considering, as (mask of blockers used, damage taken), the
-    unblocked way first: one blocker, two (menace; or to soak a trampler), three (a trampler)."""
+    unblocked way first: as few blockers as may block it (one; two for menace), and up to three
+    against a trampler (each soaks some); more never stops more of the others."""
     able = [i for i, b in enumerate(blockers) if legal(a, b)]
     out = [(0, fight(a).to_defender)]
-    most = 3 if a.has("trample") else 2
-    for k in range(min_blockers(a), min(most, len(able)) + 1):
+    fewest = min_blockers(a)
+    most = 3 if a.has("trample") else fewest
+    for k in range(fewest, min(most, len(able)) + 1):
         for group in combinations(able, k):
             out_k = fight(a, [blockers[i] for i in group])
             mask = sum(1 << i for i in group)
