@@ -3,7 +3,8 @@
 1. good blocks: a blocker that kills the attacker and survives, else one that survives it;
 2. trades: a blocker that dies killing an attacker worth at least as much;
 3. gang blocks: two blockers on one attacker when together they kill it for less than it is
-   worth, or stop a menace attacker that neither could block alone;
+   worth, or stop a menace attacker that neither could block alone; and a blocker added to a
+   block that holds an attacker off, so that together they kill it;
 4. chump blocks, only while the damage still coming is lethal: the cheapest blockers in front of
    the attackers whose damage they stop most;
 5. enough blockers against a trampler while its damage is still lethal;
@@ -46,6 +47,7 @@ def plan_blocks(
     first.good()
     first.trade()
     first.gang()
+    first.reinforce()
     first.chump()
     first.trample()
     if first.taken() < life:
@@ -56,6 +58,7 @@ def plan_blocks(
     again.good()
     again.trade()
     again.gang()
+    again.reinforce()
     return again.blocks if again.taken() < first.taken() else first.blocks
 
 
@@ -150,6 +153,26 @@ class _Plan:
                     best = (gain, group)
             if best is not None:
                 self.add(a, best[1])
+
+    def reinforce(self) -> None:
+        """A blocker added to a block that holds the attacker off, so that together they kill
+        it, when that costs less than the attacker is worth."""
+        for a in self.order:
+            group = self.blocks.get(a.id)
+            if not group or self.slip(0.5):
+                continue
+            before = fight(a, group)
+            if a.id in before.dead:
+                continue
+            best: tuple[float, Body] | None = None
+            for b in self.free(a):
+                tried = worst_order(a, [*group, b])
+                out = fight(a, tried)
+                gain = a.value - (out.lost(tried) - before.lost(group))
+                if a.id in out.dead and gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, b)
+            if best is not None:
+                self.add(a, [best[1]])
 
     # 4. chump blocks -------------------------------------------------------------------------
     def chump(self) -> None:
