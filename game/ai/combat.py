@@ -8,14 +8,16 @@ the safe answer takes it.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from game.engine.combat import can_block
 from game.engine.continuous import chars
 from game.engine.decisions import Decision
 from game.engine.state import GameState, Obj
 
 from .answers import Answer, valid_subset
-from .blocks import plan_blocks
-from .combat_math import Body, fight, least_damage_through
+from .blocks import plan_blocks, worst_order
+from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body, permanent_value
 from .rules import Rules, is_creature
 
@@ -115,13 +117,16 @@ class CombatRules(Rules):
     ) -> bool:
         if a.power <= 0:
             return False
-        for b in able:
-            out = fight(a, [b])
+        # The blocks they could make: one creature, or two against menace.
+        groups = [[b] for b in able] if min_blockers(a) == 1 else list(combinations(able, 2))
+        for group in groups:
+            out = fight(a, worst_order(a, group))
             if a.id in out.dead:
-                if b.id not in out.dead:
+                lost = out.lost(group)
+                if lost == 0:
                     return False  # they would block and win the fight
                 # A trade: worth offering when ahead, or for the initiative, or for a better card.
-                if not (ahead or they_hold_initiative or b.value >= a.value):
+                if not (ahead or they_hold_initiative or lost >= a.value):
                     return False
         return True
 
