@@ -8,6 +8,7 @@ the safe answer takes it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from game.engine.combat import can_block
@@ -118,7 +119,9 @@ class CombatRules(Rules):
         if a.power <= 0:
             return False
         # The blocks they could make: one creature, or two against menace.
-        groups = [[b] for b in able] if min_blockers(a) == 1 else list(combinations(able, 2))
+        groups: list[Sequence[Body]] = (
+            [[b] for b in able] if min_blockers(a) == 1 else list(combinations(able, 2))
+        )
         for group in groups:
             out = fight(a, worst_order(a, group))
             if a.id in out.dead:
