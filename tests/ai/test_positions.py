@@ -111,7 +111,7 @@ CASES = [
     Case(
         "attacks_for_lethal.yaml",
         "bob",
-        _attacks_with("Emerald Dragon", "Dungeon Crawler", "Dungeon Crawler"),
+        _attacks_with("Emerald Dragon", "Dungeon Crawler #1", "Dungeon Crawler #2"),
         ("medium", "hard"),
         "Easy sees an all-in lethal attack only when nothing can block",
     ),
@@ -147,8 +147,8 @@ CASES = [
         "enough_blockers_against_trample.yaml",
         "bob",
         _blocks(
-            "Dungeon Crawler blocks Caves of Chaos Adventurer",
-            "Dungeon Crawler blocks Caves of Chaos Adventurer",
+            "Dungeon Crawler blocks Caves of Chaos Adventurer #1",
+            "Dungeon Crawler blocks Caves of Chaos Adventurer #2",
         ),
     ),
     Case("no_pump_after_no_attackers.yaml", "bob", _passes),
