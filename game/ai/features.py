@@ -9,11 +9,12 @@ search (search.py) runs the same functions inside sampled worlds, where every ca
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from game.engine.carddef import CardDef
 from game.engine.continuous import chars
 from game.engine.state import GameState, Obj
+
+from .combat_math import Body
 
 WIN = 1000.0
 
@@ -34,37 +35,17 @@ KEYWORD_VALUE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Fighter:
-    """One creature's combat numbers, as its controller's opponent can see them."""
-
-    obj: Obj
-    power: int
-    toughness: int  # toughness minus damage already marked
-    keywords: frozenset[str]
-    value: float
-
-    @property
-    def first_strike(self) -> bool:
-        return bool({"first strike", "double strike"} & self.keywords)
-
-    def kills(self, other: Fighter) -> bool:
-        if self.power <= 0 or "indestructible" in other.keywords:
-            return False
-        return "deathtouch" in self.keywords or self.power >= other.toughness
-
-    def survives_against(self, other: Fighter) -> bool:
-        """Does this creature live through a fight with `other` (one against one)?"""
-        if self.first_strike and not other.first_strike and self.kills(other):
-            return True
-        return not other.kills(self)
-
-
-def fighter(g: GameState, o: Obj) -> Fighter:
+def body(g: GameState, o: Obj) -> Body:
+    """A creature as the combat calculator (combat_math.py) takes it."""
     c = chars(g, o)
     power = max(0, c.power)
-    toughness = c.toughness - o.damage
-    return Fighter(o, power, toughness, c.keywords, creature_value(power, c.toughness, c.keywords))
+    return Body(
+        o.id,
+        power,
+        c.toughness - o.damage,
+        c.keywords,
+        creature_value(power, c.toughness, c.keywords),
+    )
 
 
 def creature_value(power: int, toughness: int, keywords: frozenset[str]) -> float:

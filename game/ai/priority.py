@@ -13,13 +13,25 @@ from game.engine.state import GameState
 
 from .answers import Answer
 from .features import permanent_value
+from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
 from .spells import is_counterspell, pointless
+from .tricks import combat_trick, is_trick
 
 
 class PriorityRules(Rules):
     def on_priority(self, g: GameState, d: Decision) -> Answer:
         options = [o for o in d.options if o.id != "pass" and o.data != "mana"]
+        if not options:
+            return "pass"
+        win = lethal_play(g, self.seat, options)  # lethal first
+        if win is not None:
+            return win
+        # A combat trick is played by its own rule, where it changes a fight, and nowhere else.
+        trick = combat_trick(g, self.seat, options)
+        if trick is not None and not self.slip(0.5):
+            return trick
+        options = [o for o in options if not is_trick(g, o)]
         if not options:
             return "pass"
         me = self.seat

@@ -11,10 +11,14 @@ from game.engine.state import GameState, StackItem
 from .answers import Answer
 from .rules import Rules
 from .spells import Text, best_division, choose, division_value, gain
+from .tricks import trick_targets
 
 
 class TargetRules(Rules):
     def on_choose_targets(self, g: GameState, d: Decision) -> Answer:
+        trick = trick_targets(g, self.seat, d)  # a combat trick goes where it changes a fight
+        if trick is not None:
+            return trick
         item = _item_for(g, d, self.seat)
         by_ref = {o.data: o.id for o in d.options}
         refs = list(by_ref)

@@ -9,7 +9,7 @@ from .continuous import chars
 from .effects import Ctx, counter, deal_damage, objects_for, targets_of, token_def
 from .effects_players import amount
 from .kinds import YES_NO
-from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Param, Reading, amount_of, op
+from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Boost, Param, Reading, amount_of, op
 from .state import ContinuousEffect, GameState
 from .tokens import TOKENS
 from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
@@ -61,6 +61,16 @@ def _modify_hurts(step: Step) -> bool:
         or bool(step.get("cant_attack"))
         or bool(step.get("set_base"))
     )
+
+
+def _modify_boost(step: Step) -> Boost | None:
+    """Only "gets +X/+Y and gains …" until end of turn is a combat trick; a lasting change,
+    a new base or new types are more than that."""
+    if _modify_hurts(step) or step.get("duration", "end_of_turn") != "end_of_turn":
+        return None
+    if any(step.get(k) for k in ("set_base", "set_subtypes", "add_types")):
+        return None
+    return Boost(step.get("power", 0), step.get("toughness", 0), tuple(step.get("keywords", ())))
 
 
 def _modify_worth(g: GameState, seat: str, step: Step) -> float:
@@ -131,7 +141,7 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
     Param("cant_be_blocked_by_walls", BOOL, card_only=True),
     does='"gets +X/+Y", "gains …", "can\'t attack", "becomes a 1/1 Bird" for a duration '
     "(end_of_turn, until_next_turn, permanent)",
-    reads=Reading(harms=_modify_hurts, worth=_modify_worth),
+    reads=Reading(harms=_modify_hurts, worth=_modify_worth, boost=_modify_boost),
 )
 def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
     """ "Target creature gets +X/+Y and gains KEYWORD until …" (a layer 6/7c effect)."""

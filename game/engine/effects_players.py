@@ -5,7 +5,7 @@ from __future__ import annotations
 from .carddef import Step
 from .choices import Gen, choose_objects, yes_no
 from .decisions import Decision, Option
-from .dungeon import venture
+from .dungeon import venture, venture_restricted
 from .effects import Ctx, gain_life, lose_life, players_for, run_steps
 from .initiative import take_initiative
 from .kinds import CHOOSE_DUNGEON, CHOOSE_ROOM, DISCARD, SCRY, SCRY_ORDER, YES_NO
@@ -15,6 +15,7 @@ from .ops import (
     INT,
     TARGET,
     TEXT,
+    WINS,
     Param,
     Reading,
     Worth,
@@ -60,6 +61,11 @@ def _life_lost_worth(g: GameState, seat: str, step: Step) -> float:
     n = amount_of(step)
     opp = g.opponent(seat)
     who = str(step.get("who", "you"))
+    # Their last life, and not one's own as well: the game is won.
+    names_them = who in ("each_opponent", "each_player") or who.startswith("target")
+    mine_too = who == "each_player" and g.player(seat).life <= n
+    if names_them and g.player(opp).life <= n and not mine_too:
+        return WINS
     if who == "each_opponent" or who.startswith("target"):
         return 0.6 * n * (2.0 if g.player(opp).life <= 6 else 1.0)
     if who == "each_player":
@@ -189,12 +195,37 @@ def op_shuffle(g: GameState, ctx: Ctx, step: Step) -> None:
     shuffle(g, ctx.controller)
 
 
+def _venture_worth(g: GameState, seat: str, step: Step) -> float:
+    """A venture is worth the best room it can enter next (what its steps read as), and at least
+    a flat 0.5 (a dungeon not yet entered, the bottom room, a room further on)."""
+    p = g.player(seat)
+    if p.dungeon is None or venture_restricted(g, seat):
+        return VENTURE
+    spec = p.dungeon.spec
+    here = spec.rooms[p.dungeon.room]
+    best = VENTURE
+    for name in here.leads_to:
+        steps = spec.rooms[name].effect
+        # A room that ventures again is counted flat: the marker hasn't moved yet.
+        best = max(best, sum(_flat_venture(g, seat, s) for s in steps))
+    return best
+
+
+def _flat_venture(g: GameState, seat: str, step: Step) -> float:
+    found = reading(step)
+    return VENTURE if found is VENTURE_READING else found.value(g, seat, step)
+
+
+VENTURE = 0.5
+VENTURE_READING = Reading(harms=False, worth=_venture_worth, ventures=True)
+
+
 @op(
     "venture",
     Param("undercity", BOOL, help="Venture into Undercity instead (CR 701.49d)."),
     asks=(CHOOSE_DUNGEON, CHOOSE_ROOM),
     does="venture into the dungeon (or into Undercity)",
-    reads=Reading(harms=False, worth=0.5, ventures=True),
+    reads=VENTURE_READING,
 )
 def op_venture(g: GameState, ctx: Ctx, step: Step) -> Gen:
     yield from venture(g, ctx.controller, undercity=step.get("undercity", False))

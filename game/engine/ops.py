@@ -61,6 +61,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 Step = dict[str, Any]  # {"op": NAME, ...parameters}
 # What a step is worth to `seat`, the player whose effect it is, in the position at hand.
 Worth = Callable[["GameState", str, Step], float]
+# A worth this large says the step wins the game now (the other player loses their last life):
+# the computer takes such a play before anything else.
+WINS = 100.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +128,16 @@ _TYPES: dict[str, tuple[tuple[type, ...], str]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Boost:
+    """What a step does to the fight of the creature it names, for this turn only: a combat
+    trick's effect ("gets +2/+0 and gains first strike until end of turn")."""
+
+    power: int = 0
+    toughness: int = 0
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Reading:
     """What a step of an operation means to the player whose effect it is, for the computer.
 
@@ -143,6 +156,9 @@ class Reading:
       to the player who controlled it, it costs that thing's whole worth.
     - `ventures`: the step moves its player's venture marker, so it is worth what the next
       room is worth to that player.
+    - `boost`: a function of the step giving its `Boost` when the step only changes the fight of
+      the creature it names until the end of the turn (None otherwise): a combat trick, which
+      the computer keeps for combat, where it changes who dies.
     """
 
     harms: bool | Callable[[Step], bool]
@@ -150,10 +166,15 @@ class Reading:
     damage: bool = False
     removes: bool = False
     ventures: bool = False
+    boost: Callable[[Step], Boost | None] | None = None
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""
         return self.harms(step) if callable(self.harms) else self.harms
+
+    def boosts(self, step: Step) -> Boost | None:
+        """What this step does to a fight this turn, when that is all it does."""
+        return self.boost(step) if self.boost is not None else None
 
     def value(self, g: GameState, seat: str, step: Step) -> float:
         """What this step, of `seat`'s effect, is worth to `seat` now."""

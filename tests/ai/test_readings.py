@@ -135,3 +135,29 @@ def test_tokens_are_worth_what_they_are():
     assert (
         _worth(game, {"op": "create_token", "token": "Goblin", "count": 2}) == 2 * worth["Goblin"]
     )
+
+
+def test_draining_the_last_life_reads_as_a_win_and_so_does_the_venture_into_it():
+    low = position(
+        {
+            "alice": {"dungeon": {"name": "Lost Mine of Phandelver", "room": "Goblin Lair"}},
+            "bob": {"life": 1},
+        }
+    )
+    drain = {"op": "lose_life", "who": "each_opponent", "amount": 1}
+    assert _worth(low, drain) >= ops.WINS
+    assert _worth(low, drain, "bob") < ops.WINS  # alice has life to spare
+    both = {"op": "lose_life", "who": "each_player", "amount": 1}
+    assert _worth(low, both) >= ops.WINS
+    assert _worth(low, {"op": "venture"}) >= ops.WINS  # Dark Pool is next
+    assert _worth(position({}), {"op": "venture"}) < ops.WINS
+
+
+def test_a_pump_until_end_of_turn_reads_as_a_boost_and_nothing_else_does():
+    pump = {"op": "modify", "target": 0, "power": 2, "keywords": ["first strike"]}
+    boost = reading(pump).boosts(pump)
+    assert boost == ops.Boost(2, 0, ("first strike",))
+    lasting = {**pump, "duration": "permanent"}
+    shrink = {"op": "modify", "target": 0, "power": -4}
+    counter = {"op": "add_counters", "target": 0, "amount": 1}
+    assert [reading(s).boosts(s) for s in (lasting, shrink, counter)] == [None, None, None]
