@@ -198,7 +198,13 @@ def seen_by(game: Engine, seat: str) -> Seen:
     memories = _MEMORIES.setdefault(game, {})
     memory = memories.get(seat)
     done = 0 if memory is None else len(memory.answers)
-    if memory is None or done > len(game.answers) or game.answers[:done] != memory.answers:
+    # A game's answer log only grows, so the memory goes on from its last answer if the game
+    # still holds it there.
+    if (
+        memory is None
+        or done > len(game.answers)
+        or (done and game.answers[done - 1] != memory.answers[-1])
+    ):
         memory = memories[seat] = _Memory(game.setup, seat)
         done = 0
     for player, answer in game.answers[done:]:

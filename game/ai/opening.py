@@ -14,6 +14,11 @@ be cast by the turn after the next land. Medium keeps:
 Easy keeps as a beginner does: one to six lands with something the lands' colours cast at
 seven, one to six lands after a mulligan; it never keeps a hand that can cast nothing at seven,
 nor seven lands or none.
+
+The cards a kept hand puts on the bottom, one per mulligan, leave it as close as they can to
+three lands in six (two in five or fewer): while there are more lands, the land of the colour
+the spells need least goes; otherwise the spell that fits least: one the lands' colours cannot
+cast, then the most expensive.
 """
 
 from __future__ import annotations
@@ -42,6 +47,43 @@ def _castable_value(card: CardDef, colors: set[str]) -> int | None:
         if all(color in colors for color, _ in face.cost.colored if color != "C"):
             values.append(face.mana_value)
     return min(values, default=None)
+
+
+def _bottom_one(hand: list[CardDef], keep: int) -> int:
+    """The index of the card of `hand` to put on the bottom, keeping `keep` cards in the end."""
+    lands = [i for i, card in enumerate(hand) if "Land" in card.types]
+    spells = [i for i, card in enumerate(hand) if "Land" not in card.types]
+    target = 3 if keep >= 6 else 2
+    if lands and (len(lands) > target or not spells):
+        need: dict[str, int] = {}
+        for i in spells:
+            cost = hand[i].cost
+            for color, n in cost.colored if cost is not None else ():
+                need[color] = need.get(color, 0) + n
+
+        def wanted(i: int) -> tuple[int, str]:
+            made = land_colors([hand[i]])
+            return (max((need.get(c, 0) for c in made), default=0), hand[i].name)
+
+        return min(lands, key=wanted)
+    colors = land_colors(hand)
+
+    def misfit(i: int) -> tuple[bool, int, str]:
+        value = _castable_value(hand[i], colors)
+        return (value is None, value if value is not None else hand[i].mana_value, hand[i].name)
+
+    return max(spells, key=misfit)
+
+
+def bottom(hand: list[CardDef], n: int) -> list[int]:
+    """The indices of the `n` cards of `hand` a kept hand puts on the bottom, in that order."""
+    left = list(range(len(hand)))
+    out = []
+    for _ in range(min(n, len(hand))):
+        pick = left[_bottom_one([hand[i] for i in left], len(hand) - n)]
+        out.append(pick)
+        left.remove(pick)
+    return out
 
 
 def keeps(hand: list[CardDef], mulligans: int, *, sloppy: bool = False) -> bool:

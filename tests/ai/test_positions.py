@@ -54,6 +54,11 @@ def _mulligans(game: Engine, ids: list[str]) -> str | None:
     return None if ids == ["mulligan"] else "kept the hand"
 
 
+def _bottoms_purple_worm(game: Engine, ids: list[str]) -> str | None:
+    names = [game.state.find(obj).name for i in ids for obj in game.pending.option(i).objs]
+    return None if names == ["Purple Worm"] else f"put {names} on the bottom"
+
+
 CASES = [
     Case("pump_on_own_creature.yaml", "bob", _first_target_is_own),
     Case("removal_on_opponents_creature.yaml", "bob", _target_is_opponents),
@@ -64,6 +69,12 @@ CASES = [
         "mulligans_two_lands_with_only_expensive_spells.yaml",
         "bob",
         _mulligans,
+        levels=("medium", "hard"),
+    ),
+    Case(
+        "bottoms_its_most_expensive_spell_not_a_land.yaml",
+        "bob",
+        _bottoms_purple_worm,
         levels=("medium", "hard"),
     ),
 ]
