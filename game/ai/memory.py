@@ -140,11 +140,13 @@ class _Memory:
                         if o is not None:
                             looked[i] = o.name
             elif d.kind == kinds.YES_NO and d.prompt.endswith(" into your graveyard?"):
-                # An explore: the card it revealed is the top of the library; "no" leaves it.
+                # An explore: the card it revealed, named by the prompt, is the top of the
+                # library; "no" leaves it there.
                 library = g.player(self.seat).library
-                name = d.prompt.removeprefix("Put ").removesuffix(" into your graveyard?")
-                if library and library[0].name == name:
-                    looked[library[0].id] = name
+                if library:
+                    looked[library[0].id] = d.prompt.removeprefix("Put ").removesuffix(
+                        " into your graveyard?"
+                    )
         e.apply_logged(player, answer)
         if looked:
             for o in g.player(self.seat).library:
