@@ -27,8 +27,7 @@ setup:
     hand: [Forest, Forest]
     library: [Forest, Forest, Forest]
   bob:
-    hand: [White Plume Adventurer]
-    battlefield: [Dungeon Map, Plains, Plains, Plains, Plains, Plains, Plains]
+    battlefield: [Dungeon Map, Plains, Plains, Plains]
     library: [Island, Forest, Swamp, Mountain, Plains]
 script:
   - bob: "activate Dungeon Map: {3}, {T}"
@@ -39,13 +38,33 @@ script:
   - bob: %s
 """
 
-# White Plume Adventurer takes the initiative: bob ventures into Undercity, whose Secret
-# Entrance searches his library and shuffles it.
-SHUFFLE = """
+# Deep Mines' scry 3 puts three cards on the bottom; Fates' Reversal's venture completes the
+# dungeon (Mad Wizard's Lair draws three from the top), and White Plume Adventurer's initiative
+# enters Undercity, whose Secret Entrance searches the library and shuffles it.
+SHUFFLED = """
+name: bob scries three cards to the bottom, then his library is shuffled
+turn: {number: 5, active: bob, step: precombat_main}
+setup:
+  alice:
+    hand: [Forest, Forest]
+    library: [Forest, Forest, Forest]
+  bob:
+    hand: [White Plume Adventurer, "Fates' Reversal"]
+    battlefield: [Dungeon Map, Plains, Plains, Plains, Plains, Swamp, Swamp, Swamp, Swamp]
+    library: [Island, Forest, Swamp, Mountain, Plains, Island, Forest, Swamp, Mountain, Plains]
+    dungeon: {name: Dungeon of the Mad Mage, room: "Muiral's Graveyard"}
+script:
+  - bob: "activate Dungeon Map: {3}, {T}"
+  - resolve
+  - resolve
+  - check: {pending: {player: bob, kind: scry, options: [Island, Forest, Swamp]}}
+  - bob: [Island, Forest, Swamp]
+  - bob: "cast Fates' Reversal"
+  - resolve
+  - resolve
   - bob: cast White Plume Adventurer
   - resolve: all
   - check: {pending: {player: bob, kind: search}}
-  - bob: find nothing
 """
 
 RETURNED = """
@@ -94,11 +113,15 @@ def test_a_card_it_scried_to_the_bottom_stays_at_the_bottom_in_its_guesses():
 
 
 def test_it_forgets_where_its_cards_are_once_its_library_is_shuffled():
-    game = _game(SCRY % "[]" + SHUFFLE)
-    assert "shuffles" in " ".join(game.state.log[-3:])
+    game = _game(SHUFFLED)
+    bottom = ["Island", "Forest", "Swamp"]
+    assert [o.name for o in game.state.player(COMPUTER).library][-3:] == bottom
+    for world in _worlds(game):
+        assert [o.name for o in world.state.player(COMPUTER).library][-3:] == bottom
+    game.answer(COMPUTER, "none")  # find nothing; the library is shuffled
     assert not seen_by(game, COMPUTER).own_placed
-    tops = {w.state.player(COMPUTER).library[0].name for w in _worlds(game)}
-    assert len(tops) > 1
+    bottoms = {tuple(o.name for o in w.state.player(COMPUTER).library[-3:]) for w in _worlds(game)}
+    assert len(bottoms) > 1
 
 
 def test_a_card_the_other_player_took_back_to_hand_stays_in_that_hand_in_its_guesses():
@@ -119,13 +142,14 @@ deal: true
 setup:
   alice: {{library: [Forest, Forest, Forest, Forest, Forest, Forest, Forest, Forest]}}
   bob: {{library: [{", ".join(deck)}]}}
-script:
-  - bob: play
-  - bob: mulligan
-  - alice: keep
-  - bob: keep
+script: []
 """
     game = _game(setup_text)
+    d = game.pending
+    game.answer(d.player, "play" if d.player == COMPUTER else "draw")  # bob plays first
+    game.answer(COMPUTER, "mulligan")
+    game.answer(OTHER, "keep")
+    game.answer(COMPUTER, "keep")
     d = game.pending
     assert d is not None and d.kind == kinds.MULLIGAN_BOTTOM and d.player == COMPUTER
     names = {o.id: game.state.find(o.objs[0]).name for o in d.options}
@@ -141,7 +165,7 @@ def test_the_memory_taken_up_where_it_stopped_is_the_memory_of_a_fresh_replay():
     game = Engine(setup_for(seed))
     checked = 0
     for n, g in enumerate(play(game, seed, {OTHER: "random", COMPUTER: "medium"}, 600)):
-        if n % 97 == 0:
+        if n % 40 == 0:
             fresh = replay(g.setup, g.answers)
             assert seen_by(g, COMPUTER) == seen_by(fresh, COMPUTER)
             checked += 1
