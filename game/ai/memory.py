@@ -116,6 +116,7 @@ class _Memory:
         self.seen = Seen()
         self._in_sight = shown_cards(g, self.other)
         self._their_hand = {o.id for o in g.player(self.other).hand}
+        self._sizes = self._zone_sizes(g)
 
     @property
     def answers(self) -> list[tuple[str, Any]]:
@@ -154,8 +155,17 @@ class _Memory:
                     self.seen.own_placed[o.id] = looked[o.id]
         self._follow_the_other(g)
 
+    def _zone_sizes(self, g: GameState) -> tuple[int, ...]:
+        p = g.player(self.other)
+        return (len(g.log), len(g.battlefield), len(g.stack), len(p.hand), len(p.graveyard))
+
     def _follow_the_other(self, g: GameState) -> None:
         """Where the other player's cards went, from what was in sight before and after."""
+        # Most answers (a pass) move nothing and write nothing in the log: nothing to look at.
+        sizes = self._zone_sizes(g)
+        if sizes == self._sizes:
+            return
+        self._sizes = sizes
         p = g.player(self.other)
         in_sight = shown_cards(g, self.other)
         hand = {o.id for o in p.hand}
