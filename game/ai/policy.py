@@ -23,6 +23,7 @@ from game.engine.state import GameState
 from .answers import Answer, safe_answer, valid_subset
 from .combat import CombatRules
 from .features import card_value, permanent_value
+from .opening import bottom, keeps
 from .priority import PriorityRules
 from .rooms import best_dungeon, room_score
 from .rules import colors_needed, is_creature
@@ -55,12 +56,18 @@ class Policy(PriorityRules, CombatRules, TargetRules):
     # the opening ------------------------------------------------------------------------------
     def on_mulligan(self, g: GameState, d: Decision) -> Answer:
         p = g.player(self.seat)
-        lands = sum(1 for o in p.hand if "Land" in o.card.types)
-        size = len(p.hand) - p.mulligans
-        if p.mulligans >= 2 or size <= 5:
-            return "keep"
-        low, high = (2, 5) if self.sloppy == 0 else (1, 6)
-        return "keep" if low <= lands <= high else "mulligan"
+        hand = [o.card for o in p.hand]
+        return "keep" if keeps(hand, p.mulligans, sloppy=self.sloppy > 0) else "mulligan"
+
+    def on_mulligan_bottom(self, g: GameState, d: Decision) -> Answer:
+        if self.sloppy > 0:
+            return self.choose_least_valuable(g, d)
+        cards = [g.find(o.objs[0]) for o in d.options]
+        hand = [o.card for o in cards if o is not None]
+        if len(hand) != len(d.options):
+            return self.choose_least_valuable(g, d)
+        picks = [d.options[i].id for i in bottom(hand, d.max_count)]
+        return picks if d.multi else picks[0]
 
     # dungeons ---------------------------------------------------------------------------------
     def on_choose_room(self, g: GameState, d: Decision) -> Answer:

@@ -3,52 +3,40 @@
 An `Engine` runs its rules as a generator, which cannot be copied, so a copy is made the way a
 server rebuilds a game: by replaying the setup and answer log (`engine.game.replay`). That copy
 holds the real hidden cards, so before anything reads it, every hidden thing is overwritten from
-the computer's own random stream (docs/ai.md, "Never peeks"):
+the computer's own random stream (docs/ai.md, "It never peeks"), with what the seat remembers
+having seen (memory.py) kept:
 
 - the other player's hand (except cards it has revealed) and library: sampled from the cards
-  the seat cannot rule out. The preset decks are public, so the guess is the preset deck most
-  likely given the cards that player has shown, minus those cards; a deck of its own (no preset
-  explains what it showed) is guessed from the cards it showed and the presets' cards;
-- the seat's own library: its decklist minus every card of its own it can see, in a fresh order;
+  the seat cannot rule out. The cards it saw go back into that hand (or that hand or library);
+  the preset decks are public, so the rest is the preset deck most likely given the cards that
+  player has shown, minus those cards; a deck of its own (no preset explains what it showed) is
+  guessed from the cards it showed and the presets' cards;
+- the seat's own library: the cards whose place it knows (scry, a mulligan's bottom) stay, the
+  rest of its decklist minus every card of its own it can see fills the other places in a fresh
+  order;
+- every hidden object gets a fresh id (deals number a deck's cards in decklist order, so a real
+  id could name a hidden card), and the world's setup holds no real hidden deck or seed;
 - the game's random generator: a new one, seeded from the stream.
 
-What remains of the replayed copy is what the seat's view shows (`view_for`), so two games that
-look the same to the seat give the same worlds for the same seed.
+What remains of the replayed copy is what the seat's view shows (`view_for`) and what it
+remembers, so two games that look the same to the seat give the same worlds for the same seed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
 from game.decks import STARTER_DECKS
 from game.engine.cards import CARDS
-from game.engine.game import Engine, replay
-from game.engine.state import GameState
+from game.engine.game import Engine, GameSetup, replay
+from game.engine.state import GameState, Obj
+
+from .memory import Seen, seen_by, shown_cards
 
 PRESETS = [Counter(deck) for deck in STARTER_DECKS.values()]
 POOL = sorted({name for deck in STARTER_DECKS.values() for name in deck})
-
-
-def shown_cards(g: GameState, player: str) -> Counter[str]:
-    """The cards `player` owns that are in sight: battlefield, graveyard, exile, the stack and
-    revealed cards in hand (tokens are no cards of a deck)."""
-    p = g.player(player)
-    seen: Counter[str] = Counter()
-    for o in g.battlefield:
-        if o.owner == player and not o.token:
-            seen[o.card.name] += 1
-    for zone in (p.graveyard, p.exile):
-        for o in zone:
-            if not o.token:
-                seen[o.card.name] += 1
-    for item in g.stack:
-        if item.card is not None and item.card.owner == player and not item.card.token:
-            seen[item.card.card.name] += 1
-    for o in p.hand:
-        if o.revealed:
-            seen[o.card.name] += 1
-    return seen
 
 
 def _own_cards_in_sight(g: GameState, seat: str) -> Counter[str]:
@@ -59,61 +47,134 @@ def _own_cards_in_sight(g: GameState, seat: str) -> Counter[str]:
     return seen
 
 
-def opponent_unknown(g: GameState, opp: str, rng: random.Random) -> list[str]:
-    """A guess at the cards of `opp`'s hidden hand and library (as many as there are)."""
-    p = g.player(opp)
-    need = sum(1 for o in p.hand if not o.revealed) + len(p.library)
-    seen = shown_cards(g, opp)
+def _likely_deck(shown: Counter[str], rng: random.Random) -> Counter[str] | None:
+    """A preset deck drawn by how likely it makes the cards shown (None: no preset has them)."""
     weights = []
     for deck in PRESETS:
-        if any(deck[name] < n for name, n in seen.items()):
+        if any(deck[name] < n for name, n in shown.items()):
             weights.append(0.0)
             continue
         size = sum(deck.values())
         w = 1.0
-        for name, n in seen.items():
+        for name, n in shown.items():
             w *= (deck[name] / size) ** n
         weights.append(w)
-    if sum(weights) > 0:
-        deck = rng.choices(PRESETS, weights=weights)[0]
-        rest = deck - seen
-        cards = sorted(rest.elements())
+    if sum(weights) <= 0:
+        return None
+    return rng.choices(PRESETS, weights=weights)[0]
+
+
+def opponent_unknown(
+    g: GameState, opp: str, rng: random.Random, seen: Seen | None = None
+) -> tuple[list[str], list[str]]:
+    """A guess at the cards of `opp`'s hidden hand and of their library (as many as each has),
+    holding the cards the seat remembers there."""
+    p = g.player(opp)
+    hand_n = sum(1 for o in p.hand if not o.revealed)
+    need = hand_n + len(p.library)
+    seen = seen or Seen()
+    in_hand = sorted(seen.their_hand.elements())[:hand_n]
+    somewhere = sorted((seen.their_hidden + Counter(seen.their_hand) - Counter(in_hand)).elements())
+    somewhere = somewhere[: need - len(in_hand)]
+    known = Counter(in_hand) + Counter(somewhere)
+    evidence = shown_cards(g, opp) + known
+    unknown = need - len(in_hand) - len(somewhere)
+    deck = _likely_deck(evidence, rng)
+    if deck is not None:
+        cards = sorted((deck - evidence).elements())
     else:
-        shown = sorted(seen.elements())
+        shown = sorted(evidence.elements())
         cards = [
             rng.choice(shown or POOL) if rng.random() < 0.5 else rng.choice(POOL)
-            for _ in range(need)
+            for _ in range(unknown)
         ]
     rng.shuffle(cards)
-    while len(cards) < need:
+    while len(cards) < unknown:
         cards.append(rng.choice(POOL))
-    return cards[:need]
+    rest = somewhere + cards[:unknown]
+    rng.shuffle(rest)
+    hand = in_hand + rest[: hand_n - len(in_hand)]
+    rng.shuffle(hand)
+    return hand, rest[hand_n - len(in_hand) :]
 
 
-def own_library(g: GameState, game: Engine, seat: str, rng: random.Random) -> list[str]:
-    """The seat's decklist minus its cards in sight, in a fresh order."""
-    decklist = Counter(game.setup.decks.get(seat, []))
-    rest = decklist - _own_cards_in_sight(g, seat)
+def own_library(
+    g: GameState, game: Engine, seat: str, rng: random.Random, seen: Seen | None = None
+) -> list[str]:
+    """The seat's library, top first: the cards whose place it knows where they are, its
+    decklist minus its cards in sight and those in a fresh order around them."""
+    library = g.player(seat).library
+    placed = (seen or Seen()).own_placed
+    known = {o.id: placed[o.id] for o in library if o.id in placed}
+    decklist = Counter(decklist_of(game.setup, seat))
+    rest = decklist - _own_cards_in_sight(g, seat) - Counter(known.values())
     cards = sorted(rest.elements())
     rng.shuffle(cards)
-    n = len(g.player(seat).library)
+    n = len(library) - len(known)
     while len(cards) < n:  # a position without a decklist: guess from what is in sight
         cards.append(rng.choice(sorted(_own_cards_in_sight(g, seat).elements()) or POOL))
-    return cards[:n]
+    fill = iter(cards)
+    return [known[o.id] if o.id in known else next(fill) for o in library]
+
+
+def decklist_of(setup: GameSetup, seat: str) -> list[str]:
+    """The seat's own decklist: its deck, or a scenario's that starts from the deal."""
+    position = setup.position or {}
+    if position.get("deal"):
+        return list(((position.get("setup") or {}).get(seat) or {}).get("library") or [])
+    return list(setup.decks.get(seat, []))
+
+
+def _honest_setup(setup: GameSetup, seat: str, guessed: list[str], seed: int) -> GameSetup:
+    """The setup of a world: the other deck as guessed, a fresh seed, and a scenario position
+    without the hidden zones' cards."""
+    opp = next(name for name in setup.players if name != seat)
+    position = setup.position
+    if position is not None:
+        players = dict(position.get("setup") or {})
+        for name, zones in ((opp, ("hand", "library")), (seat, ("library",))):
+            if name in players:
+                players[name] = {k: v for k, v in players[name].items() if k not in zones}
+        position = {**position, "setup": players}
+    decks = {**setup.decks, opp: guessed}
+    return dataclasses.replace(setup, seed=seed, decks=decks, position=position)
+
+
+def hidden_objects(world: Engine, seat: str) -> list[Obj]:
+    """The objects of `world` the seat cannot see: the other hand's unrevealed cards, the other
+    library, its own library."""
+    g = world.state
+    p = g.player(g.opponent(seat))
+    return [o for o in p.hand if not o.revealed] + list(p.library) + list(g.player(seat).library)
+
+
+def _fresh_ids(world: Engine, seat: str) -> None:
+    """Give every hidden object a new id, but those the pending decision names (the seat sees
+    them: its scry's cards). A priority decision's options, listed when first read, name no
+    hidden object."""
+    d = world.pending
+    named = {i for o in d.source for i in o.objs} if d and not callable(d.source) else set()
+    for o in hidden_objects(world, seat):
+        if o.id not in named:
+            o.id = world.state.new_id()
 
 
 def determinize(world: Engine, game: Engine, seat: str, rng: random.Random) -> None:
     """Overwrite every hidden card of `world` (a replayed copy of `game`) with samples."""
     g = world.state
+    seen = seen_by(game, seat)
     opp = g.opponent(seat)
-    guesses = opponent_unknown(g, opp, rng)
     p = g.player(opp)
-    hidden = [o for o in p.hand if not o.revealed] + list(p.library)
-    for o, name in zip(hidden, guesses, strict=True):
+    hand, library = opponent_unknown(g, opp, rng, seen)
+    hidden_hand = [o for o in p.hand if not o.revealed]
+    for o, name in zip(hidden_hand + p.library, hand + library, strict=True):
         o.card = CARDS[name]
     mine = g.player(seat).library
-    for o, name in zip(mine, own_library(g, game, seat, rng), strict=True):
+    for o, name in zip(mine, own_library(g, game, seat, rng, seen), strict=True):
         o.card = CARDS[name]
+    _fresh_ids(world, seat)
+    guessed = sorted([*hand, *library, *shown_cards(g, opp).elements()])
+    world.setup = _honest_setup(world.setup, seat, guessed, rng.getrandbits(64))
     g.rng = random.Random(rng.getrandbits(64))
 
 

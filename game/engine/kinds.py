@@ -203,7 +203,7 @@ MULLIGAN_BOTTOM = kind(
     shape=ONE_OR_SOME,
     layout="buttons",
     answer="the cards' names",
-    computer=GIVE_UP,
+    computer="on_mulligan_bottom",
     waiting="is choosing cards to put on the bottom",
 )
 DISCARD = kind(

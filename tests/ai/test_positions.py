@@ -161,6 +161,19 @@ def _only_the_face(game: Engine, ids: list[str]) -> str | None:
     return None if refs == [("player", "alice")] else f"it chose {_labels(game, ids)}"
 
 
+def _keeps(game: Engine, ids: list[str]) -> str | None:
+    return None if ids == ["keep"] else "took a mulligan"
+
+
+def _mulligans(game: Engine, ids: list[str]) -> str | None:
+    return None if ids == ["mulligan"] else "kept the hand"
+
+
+def _bottoms_purple_worm(game: Engine, ids: list[str]) -> str | None:
+    names = [game.state.find(obj).name for i in ids for obj in game.pending.option(i).objs]
+    return None if names == ["Purple Worm"] else f"put {names} on the bottom"
+
+
 EASY_SLIPS = "Easy may miss it, as a beginner does (docs/ai.md, Easy's slips)"
 
 CASES = [
@@ -259,6 +272,23 @@ CASES = [
         "eccentric_apprentice_never_makes_its_own_creature_a_bird.yaml",
         "bob",
         _none_of_its_own,
+    ),
+    Case("keeps_two_lands_with_cheap_spells_of_its_colours.yaml", "bob", _keeps),
+    Case("mulligans_seven_lands.yaml", "bob", _mulligans),
+    Case("mulligans_spells_its_lands_cannot_cast.yaml", "bob", _mulligans),
+    Case(
+        "mulligans_two_lands_with_only_expensive_spells.yaml",
+        "bob",
+        _mulligans,
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": keeping a hand a beginner would keep",
+    ),
+    Case(
+        "bottoms_its_most_expensive_spell_not_a_land.yaml",
+        "bob",
+        _bottoms_purple_worm,
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": its least valuable card, a land, to the bottom",
     ),
 ]
 
