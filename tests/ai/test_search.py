@@ -98,11 +98,11 @@ def _searched_positions(n: int) -> list[Engine]:
     seed = 3
     game = Engine(setup_for(seed))
     for g in play(game, seed, {OTHER: "medium", COMPUTER: "medium"}):
-        if g.pending is not None and g.pending.player == COMPUTER:
-            if search.searches(g, COMPUTER, 1):
-                out.append(replay(g.setup, g.answers))
-                if len(out) == n:
-                    break
+        d = g.pending
+        if d is not None and d.player == COMPUTER and search.searches(g, COMPUTER, 1):
+            out.append(replay(g.setup, g.answers))
+            if len(out) == n:
+                break
     return out
 
 
