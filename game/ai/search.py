@@ -124,7 +124,7 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
             row = []
             for answer in candidates:
                 clock.check()
-                row.append(_try(fork, game, seat, answer, w, world_seeds[w]))
+                row.append(_try(fork, game, seat, answer, w, world_seeds[w], clock))
             totals = [t + x for t, x in zip(totals, row, strict=True)]
             done += 1
     except OutOfTime:
@@ -142,17 +142,26 @@ def _world(fork: Fork, game: Engine, seat: str, world_seed: int) -> tuple[Engine
     return world, world_rng
 
 
-def _try(fork: Fork, game: Engine, seat: str, answer: Answer, w: int, world_seed: int) -> float:
+def _try(
+    fork: Fork, game: Engine, seat: str, answer: Answer, w: int, world_seed: int, clock: Clock
+) -> float:
     world, world_rng = _world(fork, game, seat, world_seed)
     try:
         world.answer(seat, answer)
     except IllegalAnswer:
         return -1e9
-    play_out(world, seat, w, world_rng.getrandbits(32), ROLLOUT_DECISIONS)
+    play_out(world, seat, w, world_rng.getrandbits(32), ROLLOUT_DECISIONS, clock)
     return evaluate(world.state, seat)
 
 
-def play_out(world: Engine, seat: str, w: int, seed: int, max_decisions: int) -> None:
+# A sampled game looks at the clock every this many decisions (about 1 ms of CPU), so a
+# deadline is overrun by little more than that.
+CLOCK_EVERY = 10
+
+
+def play_out(
+    world: Engine, seat: str, w: int, seed: int, max_decisions: int, clock: Clock | None = None
+) -> None:
     """Play both sides (Medium for `seat`, world `w`'s style for the other) to the end of the
     turn after this one, or the game's end."""
     g = world.state
@@ -160,6 +169,8 @@ def play_out(world: Engine, seat: str, w: int, seed: int, max_decisions: int) ->
     players = rollout_players(g, seat, w, seed)
     n = 0
     while world.pending is not None and n < max_decisions and g.turn < stop_turn:
+        if clock is not None and n % CLOCK_EVERY == CLOCK_EVERY - 1:
+            clock.check()
         d = world.pending
         world.answer(d.player, players[d.player].answer(world))
         n += 1
@@ -191,7 +202,9 @@ def look_ahead(
     except IllegalAnswer:
         return -1e9
     players = rollout_players(g, seat, 0, world_rng.getrandbits(32))
-    for _ in range(LOOK_DECISIONS):
+    for n in range(LOOK_DECISIONS):
+        if n % CLOCK_EVERY == CLOCK_EVERY - 1:
+            clock.check()
         now = world.pending
         if now is None or g.turn != turn:
             break

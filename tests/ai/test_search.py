@@ -5,8 +5,10 @@ plays in more than one style, and a deadline cuts it short with a legal answer."
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
+from collections import Counter
 
 from game.ai import decide, search
 from game.ai.candidates import ENUMERATE_MAX, candidate_answers
@@ -75,9 +77,10 @@ def test_every_legal_block_and_attack_is_a_candidate_where_they_are_few() -> Non
                 continue
             if d.kind not in (kinds.DECLARE_ATTACKERS, kinds.DECLARE_BLOCKERS):
                 continue
-            legal = _legal_sets(g)
-            if len(legal) > ENUMERATE_MAX:
+            per_object = Counter(o.objs[0] for o in d.options)  # an attacker's or blocker's
+            if math.prod(n + 1 for n in per_object.values()) > ENUMERATE_MAX:
                 continue
+            legal = _legal_sets(g)
             medium = Policy(COMPUTER, random.Random(seed)).answer(g)
             got = candidate_answers(g, COMPUTER, d, medium)
             assert got[0] == medium
