@@ -17,7 +17,7 @@ the visible position and the seed: a budget of decisions is shared among the can
 worlds, and every size the search takes (candidates, worlds) follows from the decision, the
 length of the log and the budget, all of which the seat sees. A `deadline` (a `time.monotonic()`
 instant) can cut the search short: it then answers with the best mean over the worlds it has
-finished, or Medium's answer if none. With no deadline, or one not reached, the answer is the
+finished; before the first, with the best look one step ahead, or Medium's answer. With no deadline, or one not reached, the answer is the
 same on any machine; the tests leave it out.
 """
 
@@ -106,15 +106,18 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
         return medium
     clock = Clock(deadline)
     world_seeds = [rng.getrandbits(64) for _ in range(MAX_WORLDS)]
+    # The looks one step ahead, by candidate: what the search answers from should the deadline
+    # come before a world is finished.
+    looked: list[float] = []
     try:
         fork = Fork(game)
         budget = BUDGET - len(game.answers) * REPLAY_COST
         one_copy = COPY_COST + len(fork.tail) * REPLAY_COST
         if len(candidates) > MAX_CANDIDATES:
             budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
-            candidates = prune(fork, game, seat, candidates, world_seeds[0], clock)
+            candidates = prune(fork, game, seat, candidates, world_seeds[0], clock, looked)
     except OutOfTime:
-        return medium
+        return _best(candidates[: len(looked)], looked) if looked else medium
     per_world = len(candidates) * (one_copy + ROLLOUT_ESTIMATE)
     worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(budget // per_world)))
     totals = [0.0] * len(candidates)
@@ -129,8 +132,13 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
             done += 1
     except OutOfTime:
         if done == 0:
-            return medium
-    best = max(range(len(candidates)), key=lambda i: (round(totals[i], 6), i == 0, -i))
+            return _best(candidates, looked) if looked else medium
+    return _best(candidates, totals)
+
+
+def _best(candidates: list[Answer], totals: list[float]) -> Answer:
+    """The candidate with the best total; a tie goes to Medium's (the first), then the earlier."""
+    best = max(range(len(totals)), key=lambda i: (round(totals[i], 6), i == 0, -i))
     return candidates[best]
 
 
@@ -228,14 +236,20 @@ def prune(
     candidates: list[Answer],
     world_seed: int,
     clock: Clock,
+    scores: list[float],
 ) -> list[Answer]:
-    """Medium's answer (the first) and the best `MAX_CANDIDATES - 1` others by their score."""
+    """Medium's answer (the first) and the best `MAX_CANDIDATES - 1` others by their score,
+    appending each candidate's score to `scores` as it comes (so that what was scored before a
+    deadline can still be used), then leaving there the scores of those kept, in their order."""
     d = game.pending
     assert d is not None
     scorer = PRUNERS.get(d.kind, look_ahead)
-    scores = [scorer(fork, game, seat, a, world_seed, clock) for a in candidates[1:]]
-    order = sorted(range(len(scores)), key=lambda i: (-round(scores[i], 6), i))
-    return [candidates[0], *(candidates[1 + i] for i in order[: MAX_CANDIDATES - 1])]
+    for answer in candidates:
+        scores.append(scorer(fork, game, seat, answer, world_seed, clock))
+    order = sorted(range(1, len(scores)), key=lambda i: (-round(scores[i], 6), i))
+    kept = [0, *order[: MAX_CANDIDATES - 1]]
+    scores[:] = [scores[i] for i in kept]
+    return [candidates[i] for i in kept]
 
 
 __all__: list[str] = [
