@@ -17,8 +17,10 @@ the visible position and the seed: a budget of decisions is shared among the can
 worlds, and every size the search takes (candidates, worlds) follows from the decision, the
 length of the log and the budget, all of which the seat sees. A `deadline` (a `time.monotonic()`
 instant) can cut the search short: it then answers with the best mean over the worlds it has
-finished; before the first, with the best look one step ahead, or Medium's answer. With no deadline, or one not reached, the answer is the
-same on any machine; the tests leave it out.
+finished; before the first, with the best look one step ahead, or Medium's answer. With no
+deadline, or one not reached, the answer is the same on any machine; the tests leave it out.
+Where the deadline cuts depends on how long the sampled worlds take, and they are built from the
+seat's view and the seed alone, so the cut carries no hidden information either.
 """
 
 from __future__ import annotations
