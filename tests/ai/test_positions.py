@@ -53,12 +53,12 @@ def _alice_alone(game: Engine, ids: list[str]) -> str | None:
     return None if labels == ["alice"] else f"Magic Missile went at {labels}, not all at alice"
 
 
-def _solar_on_the_flyer_worm_on_barrowin(game: Engine, ids: list[str]) -> str | None:
+def _solar_on_the_flyer_worm_on_the_ground(game: Engine, ids: list[str]) -> str | None:
     d = game.pending
     assert d is not None
     labels = sorted(d.option(i).label for i in ids)
     want = [
-        "Purple Worm blocks Barrowin of Clan Undurr",
+        "Purple Worm blocks White Plume Adventurer",
         "Radiant Solar blocks Eccentric Apprentice",
     ]
     return None if labels == want else f"blocked {labels}"
@@ -71,7 +71,7 @@ CASES = [
     Case(
         "reach_blocker_saved_for_the_flyer.yaml",
         "bob",
-        _solar_on_the_flyer_worm_on_barrowin,
+        _solar_on_the_flyer_worm_on_the_ground,
         ("hard",),
     ),
 ]
