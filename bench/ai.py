@@ -6,7 +6,7 @@ swapped, so both levels get the same deals, decks and coin flips. Prints one lin
 per pairing, then a JSON last line:
 
     {"pairings": [{"a", "b", "games", "a_wins", "draws", "a_win_rate", "ci_low", "ci_high"}],
-     "think_ms": {level: {"p50", "p95", "max", "decisions"}},
+     "think_ms": {level: {"p50", "p95", "max", "decisions"}, "hard_searched": {...}},
      "think_cpu_ms": {...the same in CPU time of the deciding process...},
      "nontrivial_think_ms": {...decisions with more than one option...}, "jobs", ...}
 
@@ -14,10 +14,15 @@ The interval is Wilson's 95% score interval (a draw, or a game stopped at the de
 is not a win). Think time is per decision: wall clock, and the deciding process's own CPU time,
 which is what the decision takes on one free core; on a shared machine the wall clock includes
 the waits for a core (--one-core runs the games one after another, so the bench never competes
-with itself).
+with itself; --jobs 9 runs nine games at once, eight others thinking while one does).
+`hard_searched` is Hard's decisions where it searches (more than one candidate), apart from the
+many it answers at once. Hard thinks as the server's does: with a deadline of
+`checked.THINK_SECONDS` after the decision reaches it (--think-ms changes it, 0 removes it, so
+the answers depend on the deals alone).
 
     nice -n 10 .venv/bin/python bench/ai.py                       # the targets' pairings, 2 jobs
     nice -n 10 .venv/bin/python bench/ai.py --pairings hard:medium --games 40 --one-core
+    nice -n 10 .venv/bin/python bench/ai.py --pairings hard:medium --games 18 --jobs 9
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from bench._stats import ms, quantile
 from bench.engine import baseline_ops_per_s
 from dungeons.official import official_dungeons
 from game.ai import LEVELS, decide
+from game.ai.checked import THINK_SECONDS
+from game.ai.search import searches
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.game import Engine, GameSetup
@@ -60,9 +67,10 @@ def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_game(task: tuple[str, str, int, int, int]) -> dict:
-    """One game: level a against level b on deal k; a sits first in the setup when mirror=0."""
-    a, b, base_seed, k, mirror = task
+def play_game(task: tuple[str, str, int, int, int, float]) -> dict:
+    """One game: level a against level b on deal k; a sits first in the setup when mirror=0.
+    Hard's deadline is `think_s` after it is asked (none at 0)."""
+    a, b, base_seed, k, mirror, think_s = task
     deck_a, deck_b = DECK_PAIRS[k % len(DECK_PAIRS)]
     seed = base_seed + k
     seats = ("alice", "bob") if mirror == 0 else ("bob", "alice")
@@ -73,20 +81,27 @@ def play_game(task: tuple[str, str, int, int, int]) -> dict:
     wall: dict[str, list[float]] = {a: [], b: []}
     cpu: dict[str, list[float]] = {a: [], b: []}
     hard_wall: dict[str, list[float]] = {a: [], b: []}
+    searched_wall: list[float] = []
+    searched_cpu: list[float] = []
     n = 0
     while game.pending is not None and n < MAX_DECISIONS:
         d = game.pending
         who = level[d.player]
+        decision_seed = seed * 100003 + n
         t0, c0 = time.perf_counter(), time.process_time()
         if who == "random":
             answer = random_answer(d, rng)
         else:
-            answer = decide(who, game, d.player, seed * 100003 + n)
+            deadline = time.monotonic() + think_s if who == "hard" and think_s else None
+            answer = decide(who, game, d.player, decision_seed, deadline=deadline)
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
         wall[who].append(dt)
         cpu[who].append(dc)
         if len(d.options) > 1:
             hard_wall[who].append(dt)
+        if who == "hard" and searches(game, d.player, decision_seed):
+            searched_wall.append(dt)
+            searched_cpu.append(dc)
         game.answer(d.player, answer)
         n += 1
     winner = game.state.winner
@@ -102,6 +117,8 @@ def play_game(task: tuple[str, str, int, int, int]) -> dict:
         "wall": wall,
         "cpu": cpu,
         "nontrivial": hard_wall,
+        "searched_wall": searched_wall,
+        "searched_cpu": searched_cpu,
     }
 
 
@@ -140,11 +157,17 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="parallel game processes")
     parser.add_argument("--one-core", action="store_true", help="the same as --jobs 1")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=THINK_SECONDS * 1000,
+        help="Hard's deadline per decision in ms (0: none, the answers depend on the deals alone)",
+    )
     args = parser.parse_args()
     jobs = 1 if args.one_core else max(1, args.jobs)
     pairings = parse_pairings(args.pairings, args.games)
     tasks = [
-        (a, b, args.seed, k, mirror)
+        (a, b, args.seed, k, mirror, args.think_ms / 1000)
         for a, b, n in pairings
         for k in range((n + 1) // 2)
         for mirror in (0, 1)
@@ -174,6 +197,8 @@ def main() -> None:
     wall: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     nontrivial: dict[str, list[float]] = {}
+    searched_wall: list[float] = []
+    searched_cpu: list[float] = []
     for a, b, _ in pairings:
         mine = [r for r in results if (r["a"], r["b"]) == (a, b)]
         wins = sum(r["a_won"] for r in mine)
@@ -198,10 +223,18 @@ def main() -> None:
             for source, sink in ((r["wall"], wall), (r["cpu"], cpu), (r["nontrivial"], nontrivial)):
                 for level, xs in source.items():
                     sink.setdefault(level, []).extend(xs)
+            searched_wall.extend(r["searched_wall"])
+            searched_cpu.extend(r["searched_cpu"])
+    think_ms = summarise(wall)
+    think_cpu_ms = summarise(cpu)
+    if any("hard" in (a, b) for a, b, _ in pairings):
+        think_ms.update(summarise({"hard_searched": searched_wall}))
+        think_cpu_ms.update(summarise({"hard_searched": searched_cpu}))
     result = {
         "pairings": out_pairings,
-        "think_ms": summarise(wall),
-        "think_cpu_ms": summarise(cpu),
+        "think_ms": think_ms,
+        "think_cpu_ms": think_cpu_ms,
+        "think_deadline_ms": args.think_ms or None,
         "nontrivial_think_ms": summarise(nontrivial),
         "jobs": jobs,
         "seed": args.seed,

@@ -1,44 +1,60 @@
 """Hard: search over sampled worlds, guided by the position evaluation (docs/ai.md).
 
-For a decision with a real choice, a few candidate answers are drawn up (Medium's own, and the
-alternatives that matter for the kind of decision). Each candidate is tried in the same sampled
-worlds (common random numbers: every candidate meets the same guessed hands and draws): the
-world is a replayed copy of the game with every hidden card sampled (worlds.py), the candidate
-is applied, Medium plays both sides to the end of the next turn, and the position is evaluated.
-The candidate with the best mean wins; a tie goes to Medium's answer.
+For a decision with a real choice, the candidate answers are listed (candidates.py: every legal
+answer where they are few). When there are more than `MAX_CANDIDATES`, they are pruned: each is
+looked at one step ahead in the first sampled world (the spell resolved, the combat fought) and
+the best few go on, with Medium's answer always among them. Each of those is then tried in the
+same sampled worlds (common random numbers: every candidate meets the same guessed hands and
+draws): the candidate is applied to a copy of the world, the players play to the end of the next
+turn (the search's own side Medium, the other side in the style of that world, opponents.py),
+and the position is evaluated. The candidate with the best mean wins; a tie goes to Medium's.
 
-The work is counted in engine decisions, not in seconds, so the answer depends only on the
-visible position and the seed: a budget of decisions is shared among the candidates and worlds,
-and a decision with a single sensible answer is answered at once.
+The game is replayed once per search, and each world's copies resume from a snapshot near the
+decision (copies.py), so a long game costs little more than a short one.
+
+How much is searched is counted in engine decisions, not seconds, so the answer depends only on
+the visible position and the seed: a budget of decisions is shared among the candidates and
+worlds, and every size the search takes (candidates, worlds) follows from the decision, the
+length of the log and the budget, all of which the seat sees. A `deadline` (a `time.monotonic()`
+instant) can cut the search short: it then answers with the best mean over the worlds it has
+finished; before the first, with the best look one step ahead, or Medium's answer. With no
+deadline, or one not reached, the answer is the same on any machine; the tests leave it out.
+Where the deadline cuts depends on how long the sampled worlds take, and they are built from the
+seat's view and the seed alone, so the cut carries no hidden information either.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 
 from game.engine import kinds
-from game.engine.decisions import Decision, IllegalAnswer
+from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine
 
-from .answers import Answer, safe_answer
+from .answers import Answer
+from .candidates import candidate_answers
+from .copies import Fork
 from .features import evaluate
+from .opponents import rollout_players
 from .policy import Policy
-from .priority import face_of_option
-from .spells import pointless
-from .worlds import sample_world
+from .worlds import determinize
 
 # The work a search may spend, in decisions played by the policy (about 0.1 ms of CPU each):
-# replaying the log costs REPLAY_COST of that per answer, a sampled game about
-# ROLLOUT_ESTIMATE decisions (to the end of the next turn), both measured on this machine's
-# games. 6000 is about 0.6 s of CPU, which keeps the slowest searches under the target of 1 s
-# at p95 (docs/ai.md, "The figures").
+# replaying an answer costs REPLAY_COST of that, copying a world from its snapshot COPY_COST, a
+# sampled game about ROLLOUT_ESTIMATE decisions (to the end of the next turn), a look one step
+# ahead LOOK_ESTIMATE; all measured on this machine's games. 6000 is about 0.6 s of CPU.
 BUDGET = 6000
 REPLAY_COST = 0.25
+COPY_COST = 5
 ROLLOUT_ESTIMATE = 80
+LOOK_ESTIMATE = 12
 MAX_WORLDS = 10
 MIN_WORLDS = 2
 MAX_CANDIDATES = 5
 ROLLOUT_DECISIONS = 300  # a sampled game stops here even if the turn hasn't ended
+LOOK_DECISIONS = 60  # a look one step ahead stops here
 SEARCHED = frozenset(
     {
         kinds.PRIORITY,
@@ -53,9 +69,34 @@ SEARCHED = frozenset(
         kinds.CAST_FREE,
     }
 )
+COMBAT = frozenset({kinds.DECLARE_ATTACKERS, kinds.DECLARE_BLOCKERS})
+AFTER_COMBAT = frozenset({"end_of_combat", "postcombat_main", "end", "cleanup"})
 
 
-def search_answer(game: Engine, seat: str, seed: int) -> Answer:
+class OutOfTime(Exception):
+    """The deadline came."""
+
+
+class Clock:
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+
+    def check(self) -> None:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise OutOfTime
+
+
+def searches(game: Engine, seat: str, seed: int) -> bool:
+    """Whether Hard searches this decision (more than one candidate) rather than answering at
+    once with Medium's answer."""
+    d = game.pending
+    if d is None or d.kind not in SEARCHED:
+        return False
+    medium = Policy(seat, random.Random(seed)).answer(game)
+    return len(candidate_answers(game, seat, d, medium)) > 1
+
+
+def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = None) -> Answer:
     d = game.pending
     assert d is not None
     rng = random.Random(seed)
@@ -65,114 +106,159 @@ def search_answer(game: Engine, seat: str, seed: int) -> Answer:
     candidates = candidate_answers(game, seat, d, medium)
     if len(candidates) <= 1:
         return medium
-    rollout = ROLLOUT_DECISIONS
-    one = len(game.answers) * REPLAY_COST + ROLLOUT_ESTIMATE  # one candidate in one world
-    # A very long game (replays cost more) drops the last candidates before going over twice
-    # the budget with the fewest worlds.
-    while len(candidates) > 2 and MIN_WORLDS * len(candidates) * one > 2 * BUDGET:
-        candidates.pop()
-    per_world = len(candidates) * one
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(BUDGET // per_world)))
+    clock = Clock(deadline)
+    world_seeds = [rng.getrandbits(64) for _ in range(MAX_WORLDS)]
+    # The looks one step ahead, by candidate: what the search answers from should the deadline
+    # come before a world is finished.
+    looked: list[float] = []
+    try:
+        fork = Fork(game)
+        budget = BUDGET - len(game.answers) * REPLAY_COST
+        one_copy = COPY_COST + len(fork.tail) * REPLAY_COST
+        if len(candidates) > MAX_CANDIDATES:
+            budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
+            candidates = prune(fork, game, seat, candidates, world_seeds[0], clock, looked)
+    except OutOfTime:
+        return _best(candidates[: len(looked)], looked) if looked else medium
+    per_world = len(candidates) * (one_copy + ROLLOUT_ESTIMATE)
+    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(budget // per_world)))
     totals = [0.0] * len(candidates)
-    for _ in range(worlds):
-        world_seed = rng.getrandbits(64)
-        for i, answer in enumerate(candidates):
-            totals[i] += _try(game, seat, answer, world_seed, rollout)
-    best = max(range(len(candidates)), key=lambda i: (round(totals[i], 6), i == 0, -i))
+    done = 0
+    try:
+        for w in range(worlds):
+            row = []
+            for answer in candidates:
+                clock.check()
+                row.append(_try(fork, game, seat, answer, w, world_seeds[w], clock))
+            totals = [t + x for t, x in zip(totals, row, strict=True)]
+            done += 1
+    except OutOfTime:
+        if done == 0:
+            return _best(candidates, looked) if looked else medium
+    return _best(candidates, totals)
+
+
+def _best(candidates: list[Answer], totals: list[float]) -> Answer:
+    """The candidate with the best total; a tie goes to Medium's (the first), then the earlier."""
+    best = max(range(len(totals)), key=lambda i: (round(totals[i], 6), i == 0, -i))
     return candidates[best]
 
 
-def _try(game: Engine, seat: str, answer: Answer, world_seed: int, rollout: int) -> float:
+def _world(fork: Fork, game: Engine, seat: str, world_seed: int) -> tuple[Engine, random.Random]:
+    """A copy of the game with every hidden card guessed, the same for every candidate."""
     world_rng = random.Random(world_seed)
-    world = sample_world(game, seat, world_rng)
+    world = fork.copy()
+    determinize(world, game, seat, world_rng)
+    return world, world_rng
+
+
+def _try(
+    fork: Fork, game: Engine, seat: str, answer: Answer, w: int, world_seed: int, clock: Clock
+) -> float:
+    world, world_rng = _world(fork, game, seat, world_seed)
     try:
         world.answer(seat, answer)
     except IllegalAnswer:
         return -1e9
-    play_out(world, seat, world_rng.getrandbits(32), rollout)
+    play_out(world, seat, w, world_rng.getrandbits(32), ROLLOUT_DECISIONS, clock)
     return evaluate(world.state, seat)
 
 
-def play_out(world: Engine, seat: str, seed: int, max_decisions: int) -> None:
-    """Medium plays both sides to the end of the turn after this one (or the game's end)."""
+# A sampled game looks at the clock every this many decisions (about 1 ms of CPU), so a
+# deadline is overrun by little more than that.
+CLOCK_EVERY = 10
+
+
+def play_out(
+    world: Engine, seat: str, w: int, seed: int, max_decisions: int, clock: Clock | None = None
+) -> None:
+    """Play both sides (Medium for `seat`, world `w`'s style for the other) to the end of the
+    turn after this one, or the game's end."""
     g = world.state
     stop_turn = g.turn + 2 if g.active == seat else g.turn + 1
-    players = {p.name: Policy(p.name, random.Random(seed + i)) for i, p in enumerate(g.players)}
+    players = rollout_players(g, seat, w, seed)
     n = 0
     while world.pending is not None and n < max_decisions and g.turn < stop_turn:
+        if clock is not None and n % CLOCK_EVERY == CLOCK_EVERY - 1:
+            clock.check()
         d = world.pending
         world.answer(d.player, players[d.player].answer(world))
         n += 1
 
 
-def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answer]:
-    """Medium's answer first, then the alternatives worth comparing, without repeats."""
-    g = game.state
-    out: list[Answer] = [medium]
-
-    def add(answer: Answer) -> None:
-        key = _key(answer)
-        if len(out) < MAX_CANDIDATES and all(_key(a) != key for a in out):
-            try:
-                d.validate(seat, answer)
-            except IllegalAnswer:
-                return
-            out.append(answer)
-
-    if d.kind == kinds.PRIORITY:
-        options = [o for o in d.options if o.data != "mana"]
-        real = [o for o in options if o.id != "pass"]
-        if not real:
-            return ["pass"]
-        # Searched where choices matter: one's own main phase, an opposing spell or ability to
-        # answer, the other turn's end step. Elsewhere (an instant held through every step)
-        # Medium's answer stands, or the budget would go on steps where nothing happens.
-        my_main = g.active == seat and g.step in ("precombat_main", "postcombat_main")
-        responding = bool(g.stack) and g.stack[-1].controller != seat
-        their_end = g.active != seat and g.step == "end" and not g.stack
-        if not (my_main and not g.stack) and not responding and not their_end:
-            return [medium]
-        add("pass")
-        seen_labels: set[str] = set()
-        for o in real:
-            if o.label in seen_labels:
-                continue  # two copies of a card are one choice
-            face = face_of_option(g, o)
-            if face is not None and pointless(g, seat, face):
-                continue  # a cast never worth its card (spells.py) is not worth a search
-            seen_labels.add(o.label)
-            add(o.id)
-        return out
-    if d.kind == kinds.DECLARE_ATTACKERS:
-        ids = [o.id for o in d.options if ":" not in o.id]
-        chosen = set(medium) if isinstance(medium, list) else set()
-        add([])
-        add(sorted(ids))
-        for i in sorted(chosen):
-            add(sorted(chosen - {i}))
-        for i in ids:
-            if i not in chosen:
-                add(sorted(chosen | {i}))
-        return out
-    if d.kind == kinds.DECLARE_BLOCKERS:
-        chosen = list(medium) if isinstance(medium, list) else []
-        add([])
-        for i in chosen:
-            add([x for x in chosen if x != i])
-        for o in d.options:
-            if o.id not in chosen:
-                add(chosen + [o.id])
-        return out
-    if not d.multi and not d.ordered:
-        for o in d.options:
-            add(o.id)
-        return out
-    add(safe_answer(d))
-    return out
+# Pruning ---------------------------------------------------------------------------------------
+# How a candidate is scored before the worlds are sampled, by kind of decision: a look one step
+# ahead (`look_ahead`) for every kind. A combat calculator that tells who dies and how much damage
+# gets through without playing (game/ai/combat_math.py) plugs in here for DECLARE_ATTACKERS and
+# DECLARE_BLOCKERS: it takes the same arguments and returns the same kind of score.
+Scorer = Callable[[Fork, Engine, str, Answer, int, "Clock"], float]
 
 
-def _key(answer: Answer) -> tuple[str, ...]:
-    return (answer,) if isinstance(answer, str) else tuple(sorted(answer))
+def look_ahead(
+    fork: Fork, game: Engine, seat: str, answer: Answer, world_seed: int, clock: Clock
+) -> float:
+    """The position one step after `answer` in the first sampled world, Medium on both sides:
+    after the combat for an attack or a block, else once the stack is empty again or the step
+    is over."""
+    clock.check()
+    world, world_rng = _world(fork, game, seat, world_seed)
+    d = world.pending
+    assert d is not None
+    g = world.state
+    combat = d.kind in COMBAT
+    turn, serial = g.turn, g.step_serial
+    try:
+        world.answer(seat, answer)
+    except IllegalAnswer:
+        return -1e9
+    players = rollout_players(g, seat, 0, world_rng.getrandbits(32))
+    for n in range(LOOK_DECISIONS):
+        if n % CLOCK_EVERY == CLOCK_EVERY - 1:
+            clock.check()
+        now = world.pending
+        if now is None or g.turn != turn:
+            break
+        if combat and g.step in AFTER_COMBAT:
+            break
+        if not combat and g.step_serial != serial:
+            break
+        if not combat and not g.stack and now.player == seat and now.kind == kinds.PRIORITY:
+            break
+        world.answer(now.player, players[now.player].answer(world))
+    return evaluate(g, seat)
 
 
-__all__: list[str] = ["candidate_answers", "play_out", "search_answer"]
+PRUNERS: dict[str, Scorer] = {}
+
+
+def prune(
+    fork: Fork,
+    game: Engine,
+    seat: str,
+    candidates: list[Answer],
+    world_seed: int,
+    clock: Clock,
+    scores: list[float],
+) -> list[Answer]:
+    """Medium's answer (the first) and the best `MAX_CANDIDATES - 1` others by their score,
+    appending each candidate's score to `scores` as it comes (so that what was scored before a
+    deadline can still be used), then leaving there the scores of those kept, in their order."""
+    d = game.pending
+    assert d is not None
+    scorer = PRUNERS.get(d.kind, look_ahead)
+    for answer in candidates:
+        scores.append(scorer(fork, game, seat, answer, world_seed, clock))
+    order = sorted(range(1, len(scores)), key=lambda i: (-round(scores[i], 6), i))
+    kept = [0, *order[: MAX_CANDIDATES - 1]]
+    scores[:] = [scores[i] for i in kept]
+    return [candidates[i] for i in kept]
+
+
+__all__: list[str] = [
+    "PRUNERS",
+    "candidate_answers",
+    "look_ahead",
+    "play_out",
+    "search_answer",
+    "searches",
+]

@@ -1,0 +1,164 @@
+"""The answers Hard compares: every legal answer where they are few, else those near Medium's.
+
+Where the choices are few (at most `ENUMERATE_MAX`), every one is listed: every assignment of
+blockers (each blocker blocks nothing or one attacker it may block, the decision's own check
+ruling out what menace forbids), every set of attackers with each attacker's target, every set of
+targets, every division of damage, every distinct action at priority. Where they are many, the
+list is Medium's answer and its neighbours: no attack or every attacker, one attacker more or
+less; no blocks, one block more or less, a blocker moved to another attacker, a second blocker on
+an attacker (a gang block); each single target. The search prunes the list (search.py) before it
+samples worlds. Medium's answer is always first, and the order is fixed by the decision alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable
+
+from game.engine import kinds
+from game.engine.decisions import Decision, IllegalAnswer
+from game.engine.game import Engine
+
+from .answers import Answer, safe_answer
+from .priority import face_of_option
+from .spells import pointless
+
+ENUMERATE_MAX = 48
+
+
+def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answer]:
+    """Medium's answer first, then the alternatives worth comparing, legal and without repeats."""
+    out: list[Answer] = [medium]
+    keys = {_key(medium)}
+
+    def add_all(answers: Iterable[Answer]) -> None:
+        for answer in answers:
+            if len(out) >= ENUMERATE_MAX:
+                return
+            key = _key(answer)
+            if key in keys:
+                continue
+            try:
+                d.validate(seat, answer)
+            except IllegalAnswer:
+                continue
+            keys.add(key)
+            out.append(answer)
+
+    if d.kind == kinds.PRIORITY:
+        add_all(_priority(game, seat, d))
+    elif d.kind == kinds.DECLARE_ATTACKERS:
+        add_all(_attacks(d, medium))
+    elif d.kind == kinds.DECLARE_BLOCKERS:
+        add_all(_blocks(d, medium))
+    elif not d.multi and not d.ordered:
+        add_all(o.id for o in d.options)
+    elif d.multi and not d.ordered:
+        add_all(_subsets(d))
+    else:
+        add_all([safe_answer(d)])
+    return out
+
+
+def _priority(game: Engine, seat: str, d: Decision) -> list[Answer]:
+    g = game.state
+    real = [o for o in d.options if o.id != "pass" and o.data != "mana"]
+    if not real:
+        return []
+    # Searched where choices matter: one's own main phase, an opposing spell or ability to
+    # answer, combat once blockers are declared (a trick), the other turn's end step. Elsewhere
+    # (an instant held through every step) Medium's answer stands, or the search would go on
+    # steps where nothing happens.
+    my_main = g.active == seat and g.step in ("precombat_main", "postcombat_main") and not g.stack
+    responding = bool(g.stack) and g.stack[-1].controller != seat
+    tricks = g.step == "declare_blockers" and not g.stack and g.combat is not None
+    their_end = g.active != seat and g.step == "end" and not g.stack
+    if not (my_main or responding or tricks or their_end):
+        return []
+    out: list[Answer] = ["pass"]
+    seen_labels: set[str] = set()
+    for o in real:
+        if o.label in seen_labels:
+            continue  # two copies of a card are one choice
+        face = face_of_option(g, o)
+        if face is not None and pointless(g, seat, face):
+            continue  # a cast never worth its card (spells.py) is not worth a search
+        seen_labels.add(o.label)
+        out.append(o.id)
+    return out
+
+
+def _choices_by_object(d: Decision) -> list[list[str]]:
+    """For each attacker (or blocker), the options that name it first, in the decision's order."""
+    by: dict[int, list[str]] = {}
+    for o in d.options:
+        by.setdefault(o.objs[0], []).append(o.id)
+    return list(by.values())
+
+
+def _assignments(groups: list[list[str]]) -> Iterable[list[str]]:
+    """Every choice of at most one option from each group (the fewest chosen first)."""
+    for combo in itertools.product(*([None, *ids] for ids in groups)):
+        yield [i for i in combo if i is not None]
+
+
+def _few(groups: list[list[str]]) -> bool:
+    return math.prod(len(ids) + 1 for ids in groups) <= ENUMERATE_MAX
+
+
+def _attacks(d: Decision, medium: Answer) -> Iterable[Answer]:
+    groups = _choices_by_object(d)
+    if _few(groups):
+        yield from sorted(_assignments(groups), key=len)
+        return
+    chosen = list(medium) if isinstance(medium, list) else []
+    at_player = [ids[0] for ids in groups]  # each attacker's first option attacks the player
+    yield []
+    yield at_player
+    for i in chosen:
+        yield [x for x in chosen if x != i]
+    taken = {d.option(i).objs[0] for i in chosen}
+    for i in at_player:
+        if d.option(i).objs[0] not in taken:
+            yield [*chosen, i]
+
+
+def _blocks(d: Decision, medium: Answer) -> Iterable[Answer]:
+    groups = _choices_by_object(d)
+    if _few(groups):
+        yield from sorted(_assignments(groups), key=len)
+        return
+    chosen = list(medium) if isinstance(medium, list) else []
+    blocking = {d.option(i).objs[0]: i for i in chosen}
+    yield []
+    for i in chosen:
+        yield [x for x in chosen if x != i]
+    for ids in groups:
+        blocker = d.option(ids[0]).objs[0]
+        for i in ids:
+            if blocker not in blocking:
+                yield [*chosen, i]  # one more block, or a second blocker on an attacker
+            elif blocking[blocker] != i:
+                yield [x for x in chosen if x != blocking[blocker]] + [i]  # moved
+
+
+def _subsets(d: Decision) -> Iterable[Answer]:
+    ids = [o.id for o in d.options]
+    low, high = d.min_count, min(d.max_count, len(ids))
+    total = sum(math.comb(len(ids), k) for k in range(low, high + 1))
+    if total <= ENUMERATE_MAX:
+        for k in range(low, high + 1):
+            for combo in itertools.combinations(ids, k):
+                yield list(combo)
+        return
+    yield safe_answer(d)
+    for i in ids:
+        yield [i]
+
+
+def _key(answer: Answer) -> tuple[str, ...]:
+    return (answer,) if isinstance(answer, str) else tuple(sorted(answer))
+
+
+__all__ = ["ENUMERATE_MAX", "candidate_answers"]

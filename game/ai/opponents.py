@@ -1,0 +1,66 @@
+"""The players of the search's sampled games: who the other player is taken to be.
+
+A search that plays the other side as Medium alone models its opponent as exactly Medium: it
+learns to beat Medium's habits (which inflates Hard against Medium) and is blindsided by a
+player who attacks with everything or holds a trick for combat. So each sampled world gives the
+other player one of a few styles, in turn (`STYLES`), and the search's own side is played by
+Medium:
+
+- `medium`: the rules of thumb;
+- `aggressive`: Medium, except that it attacks with every creature that can (at the player);
+- `tricky`: Medium, except that during combat, once blockers are declared, it casts an instant
+  it holds (a pump, a removal spell: its targets go where Medium's targets rule aims them).
+
+The style of a world depends only on the world's number, never on what the world holds, so the
+mix is the same in every game that looks the same to the seat.
+"""
+
+from __future__ import annotations
+
+import random
+
+from game.engine.decisions import Decision
+from game.engine.state import GameState
+
+from .answers import Answer, valid_subset
+from .policy import Policy
+
+
+class Aggressive(Policy):
+    """Attacks with everything that can attack, at the player."""
+
+    def on_declare_attackers(self, g: GameState, d: Decision) -> Answer:
+        everything = [o.id for o in d.options if ":" not in o.id]
+        if not everything:
+            return super().on_declare_attackers(g, d)
+        return valid_subset(d, everything)
+
+
+class Tricky(Policy):
+    """Casts an instant it holds once blockers are declared (the combat trick a person keeps)."""
+
+    def on_priority(self, g: GameState, d: Decision) -> Answer:
+        if g.step == "declare_blockers" and not g.stack and g.combat is not None:
+            for o in d.options:
+                if not o.id.startswith("cast:"):
+                    continue
+                face = self._face(g, o)
+                if face is not None and "Instant" in face.types and face.spell_targets:
+                    return o.id
+        return super().on_priority(g, d)
+
+
+STYLES: tuple[type[Policy], ...] = (Policy, Aggressive, Policy, Tricky)
+
+
+def rollout_players(g: GameState, seat: str, world: int, seed: int) -> dict[str, Policy]:
+    """The players of sampled world number `world`: Medium for `seat`, the world's style for the
+    other player."""
+    style = STYLES[world % len(STYLES)]
+    return {
+        p.name: (Policy if p.name == seat else style)(p.name, random.Random(seed + i))
+        for i, p in enumerate(g.players)
+    }
+
+
+__all__ = ["STYLES", "Aggressive", "Tricky", "rollout_players"]

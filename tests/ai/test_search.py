@@ -1,0 +1,126 @@
+"""Hard's search (search.py and the modules it builds on): the copies of a game it plays in are
+the game, it lists every legal answer where they are few, the other player of its sampled games
+plays in more than one style, and a deadline cuts it short with a legal answer."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections import Counter
+
+from game.ai import decide, search
+from game.ai.candidates import ENUMERATE_MAX, candidate_answers
+from game.ai.copies import Fork
+from game.ai.opponents import STYLES, Aggressive, rollout_players
+from game.ai.policy import Policy
+from game.engine import kinds
+from game.engine.decisions import IllegalAnswer
+from game.engine.game import Engine, replay
+from tests.sizes import sized
+
+from .helpers import COMPUTER, OTHER, play, setup_for
+
+
+def _games(seeds: range, every: int) -> list[Engine]:
+    """Positions from Medium against Medium, every `every`-th decision (the game itself moves
+    on, so each position is a copy)."""
+    out = []
+    for seed in seeds:
+        game = Engine(setup_for(seed))
+        for n, g in enumerate(play(game, seed, {OTHER: "medium", COMPUTER: "medium"})):
+            if n % every == every - 1:
+                out.append(replay(g.setup, g.answers))
+    return out
+
+
+def test_a_copy_from_a_snapshot_is_the_game_at_its_decision() -> None:
+    positions = _games(sized(small=range(2), full=range(6)), every=37)
+    assert len(positions) > 20
+    resumed = 0
+    for game in positions:
+        fork = Fork(game)
+        resumed += fork.snapshot is not None
+        for _ in range(2):  # a copy leaves the snapshot as it was for the next one
+            copy = fork.copy()
+            assert copy.state_json() == game.state_json()
+            assert copy.pending is not None and game.pending is not None
+            assert copy.pending.to_json() == game.pending.to_json()
+            assert copy.state.rng.getstate() == game.state.rng.getstate()
+            assert copy.answers == game.answers
+    assert resumed > len(positions) // 2, "most positions are a few answers from a step's start"
+
+
+def _legal_sets(game: Engine) -> set[tuple[str, ...]]:
+    d = game.pending
+    assert d is not None
+    ids = [o.id for o in d.options]
+    legal = set()
+    for k in range(len(ids) + 1):
+        for combo in itertools.combinations(ids, k):
+            try:
+                d.validate(d.player, list(combo))
+            except IllegalAnswer:
+                continue
+            legal.add(tuple(sorted(combo)))
+    return legal
+
+
+def test_every_legal_block_and_attack_is_a_candidate_where_they_are_few() -> None:
+    checked = 0
+    for seed in sized(small=range(4), full=range(12)):
+        game = Engine(setup_for(seed))
+        for g in play(game, seed, {OTHER: "medium", COMPUTER: "medium"}):
+            d = g.pending
+            if d is None or d.player != COMPUTER or len(d.options) > 8:
+                continue
+            if d.kind not in (kinds.DECLARE_ATTACKERS, kinds.DECLARE_BLOCKERS):
+                continue
+            per_object = Counter(o.objs[0] for o in d.options)  # an attacker's or blocker's
+            if math.prod(n + 1 for n in per_object.values()) > ENUMERATE_MAX:
+                continue
+            legal = _legal_sets(g)
+            medium = Policy(COMPUTER, random.Random(seed)).answer(g)
+            got = candidate_answers(g, COMPUTER, d, medium)
+            assert got[0] == medium
+            assert {tuple(sorted(a)) for a in got} == legal
+            checked += len(legal) > 2
+    assert checked >= 5
+
+
+def test_the_other_player_of_the_sampled_games_is_not_medium_alone() -> None:
+    g = Engine(setup_for(1)).state
+    styles = {type(rollout_players(g, COMPUTER, w, 0)[OTHER]) for w in range(len(STYLES))}
+    assert len(styles) >= 3 and Aggressive in styles
+    assert all(type(rollout_players(g, COMPUTER, w, 0)[COMPUTER]) is Policy for w in range(8))
+
+
+def _searched_positions(n: int) -> list[Engine]:
+    out = []
+    seed = 3
+    game = Engine(setup_for(seed))
+    for g in play(game, seed, {OTHER: "medium", COMPUTER: "medium"}):
+        d = g.pending
+        if d is not None and d.player == COMPUTER and search.searches(g, COMPUTER, 1):
+            out.append(replay(g.setup, g.answers))
+            if len(out) == n:
+                break
+    return out
+
+
+def test_a_deadline_cuts_the_search_short_with_a_legal_answer(monkeypatch) -> None:
+    monkeypatch.setattr(search, "BUDGET", 1500)
+    monkeypatch.setattr(search, "ROLLOUT_DECISIONS", 60)
+    for game in _searched_positions(4):
+        d = game.pending
+        assert d is not None
+        medium = decide("medium", game, COMPUTER, 1)
+        # A deadline already past: not a world is finished, so Medium's answer.
+        assert decide("hard", game, COMPUTER, 1, deadline=time.monotonic()) == medium
+        # One far away is never reached: the same answer as with none.
+        free = decide("hard", game, COMPUTER, 1)
+        assert decide("hard", game, COMPUTER, 1, deadline=time.monotonic() + 3600) == free
+        # One that comes in the middle: some legal answer.
+        cut = decide("hard", game, COMPUTER, 1, deadline=time.monotonic() + 0.02)
+        d.validate(COMPUTER, cut)
