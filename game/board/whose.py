@@ -8,7 +8,7 @@ highlight the card, the stack item or the player's plate). A permanent among ide
 says the number its card shows among its controller's namesakes ("your Forest #2", whatever
 number the engine's label gave the option) and what sets it apart (tapped, damage, counters);
 the same action on identical cards in the viewer's hand is one choice however many copies
-there are (`alike`).
+there are (`alike`), and a search offers each card once with the number of copies ("Swamp (6)").
 
 Only the viewer's own decision is read, while the engine is locked (snapshot.read): its
 options are the viewer's to see.
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
-from game.engine.kinds import PRIORITY
+from game.engine.kinds import PRIORITY, SEARCH
 
 from .text import namesake_numbers
 
@@ -53,7 +53,12 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
             if not named:
                 continue
             marks = " ".join(mark for mark, _, _ in named)
-            display = o.label if d.kind == PRIORITY else _display(g, o, named, me, names)
+            if d.kind == PRIORITY:
+                display = o.label
+            elif d.kind == SEARCH:
+                display = _found(o)
+            else:
+                display = _display(g, o, named, me, names)
             alike = _alike(o, named[0][2], me) if d.kind == PRIORITY and len(named) == 1 else ""
             out[o.id] = Owned(display, marks, alike)
     return out
@@ -89,6 +94,13 @@ def _named(g: GameState, o: Option) -> list[tuple[str, str, Any]]:
             if item is not None:
                 found.append((f"s{value}", item.name, item))
     return found
+
+
+def _found(o: Option) -> str:
+    """A card a search may find, offered once however many copies the library holds: its name
+    and that number ("Swamp (6)"). Where a copy lies is nothing to choose, and the prompt says
+    whose library it is."""
+    return f"{o.label} ({1 + len(o.former_ids)})"
 
 
 def _display(

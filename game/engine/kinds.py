@@ -401,7 +401,8 @@ SEARCH = kind(
     asks="which card a library search finds; it may find nothing (CR 701.19b)",
     shape=ONE,
     layout="buttons",
-    answer="each basic land card's name · `find nothing`",
+    answer="each basic land card's name, once however many copies there are (`Swamp`; the "
+    "earlier numbered labels, `Swamp #2`, are still accepted) · `find nothing`",
     computer="on_search",
     waiting="is searching their library",
 )
