@@ -41,7 +41,11 @@ def becomes_target(g: GameState, item: StackItem) -> None:
                         target_specs=[],
                         source_id=o.id,
                         source_name=o.name,
-                        event={"item": item.id, "item_name": item.name, "payer": item.controller},
+                        event={
+                            "item": item.id,
+                            "item_name": item.subject,
+                            "payer": item.controller,
+                        },
                     )
                 )
 
@@ -74,7 +78,13 @@ def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
             f"Pay {cost_text} or {name} is countered (ward){note}",
             [
                 Option("pay", f"Pay {cost_text}", former=(f"pay {cost_text}",)),
-                Option("dont", f"Don't pay: {name} is countered", former=("don't pay",)),
+                Option(
+                    "dont",
+                    f"Don't pay: {name} is countered",
+                    # An ability was once named as its source ("Stirring Bard is countered").
+                    former=("don't pay",)
+                    + ((f"Don't pay: {item.name} is countered",) if name != item.name else ()),
+                ),
             ],
         )
         if answer == "pay":
