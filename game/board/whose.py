@@ -36,8 +36,9 @@ _NUMBER = re.compile(r" #\d+")
 class Owned:
     display: str  # the label with whose each named thing is
     marks: str  # "o12 s40 pbob": object, stack item and player tokens for highlighting
-    # Options with the same `alike` are interchangeable ("play Plains #1", "#2"): the same
-    # action on cards of one name in the viewer's hand that nothing tells apart; "" otherwise.
+    # Options with the same `alike` are interchangeable ("play Plains #1", "#2"; "Forest #1",
+    # "#2" to discard): the same action on cards of one name hidden in the viewer's hand or
+    # library that nothing tells apart, in a choice of one option; "" otherwise.
     alike: str = ""
 
 
@@ -59,19 +60,24 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
                 display = _found(o)
             else:
                 display = _display(g, o, named, me, names)
-            alike = _alike(o, named[0][2], me) if d.kind == PRIORITY and len(named) == 1 else ""
+            one = len(named) == 1 and not d.multi and not d.ordered
+            alike = _alike(o, named[0][2], me) if one else ""
             out[o.id] = Owned(display, marks, alike)
     return out
 
 
 def _alike(o: Option, thing: Any, me: str) -> str:
-    """What an action on a card in the viewer's own hand is, whichever copy it takes: its kind
-    and ability with the card's id left out ("act::1"), and its label without the number that
-    tells copies apart. A revealed card is known to the opponent, so it is one of a kind; a
-    card anywhere else (the battlefield, exile) may differ from its namesakes."""
-    if getattr(thing, "zone", None) != "hand" or thing.owner != me or thing.revealed:
+    """What an action on a card hidden in the viewer's own hand or library is, whichever copy
+    it takes: its kind and ability with the card's id left out ("act::1"), and its label
+    without the number that tells copies apart. A revealed card is known to the opponent, so
+    it is one of a kind; a card anywhere else (the battlefield, exile) may differ from its
+    namesakes."""
+    hidden = getattr(thing, "zone", None) in ("hand", "library")
+    if not hidden or thing.owner != me or thing.revealed:
         return ""
-    kind, _, rest = o.id.partition(":")
+    kind, colon, rest = o.id.partition(":")
+    if not colon:  # "o12": a choice of the card itself, its id all the option's id says
+        kind = "card"
     ability = rest.partition(":")[2]
     return f"{kind}:{ability}:{_NUMBER.sub('', o.label)}"
 

@@ -34,7 +34,7 @@ def becomes_target(g: GameState, item: StackItem) -> None:
                         name=o.name,
                         controller=o.controller,
                         text=(
-                            f"Ward {cost} — counter {item.name} unless {item.controller} "
+                            f"Ward {cost} — counter {item.subject} unless {item.controller} "
                             f"pays {cost}."
                         ),
                         effect=[{"op": "ward", "cost": cost}],
