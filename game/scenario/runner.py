@@ -329,7 +329,7 @@ def _same_options(game: Engine, want: list[str], got: list[str]) -> bool:
             return False
         written[match.id].append(label)
     return all(
-        len(labels) == 1 or len(labels) > 1 and sorted(labels) == sorted(o.former)
+        len(labels) == 1 or bool(o.former_ids) and sorted(labels) == sorted(o.former)
         for o in d.options
         for labels in [written[o.id]]
     )
