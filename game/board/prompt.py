@@ -82,7 +82,7 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         options = [replace(o, key=keys.get(o.id, "")) for o in options]
     else:
         alike = {o_id: owned.alike for o_id, owned in owners.items() if owned.alike}
-        if layout == "buttons" and len(set(alike.values())) < len(alike):
+        if layout == "buttons" and alike:
             # Identical hidden cards are one choice in the panel ("Forest (2)"); each card keeps
             # its own button, and any of them answers for one copy.
             options = _counted(options, alike)
@@ -137,15 +137,17 @@ def _unnumbered(options: list[Option], alike: dict[str, str]) -> list[Option]:
 
 
 def _counted(options: list[Option], alike: dict[str, str]) -> list[Option]:
-    """A choice among identical hidden cards as its name and how many there are ("Forest (2)"):
-    which copy, or where it lies, is nothing to choose."""
+    """A choice of a card hidden in the viewer's hand or library as its name, and how many
+    identical ones there are ("Forest (2)"): which copy, or where it lies, is nothing to
+    choose, and the prompt says where they are."""
     counts = Counter(alike.values())
-    return [
-        replace(o, display=f"{_NUMBERED.sub('', o.label)} ({counts[alike[o.id]]})")
-        if counts[alike.get(o.id, "")] > 1 and o.id in alike
-        else o
-        for o in options
-    ]
+    shown = []
+    for o in options:
+        if o.id in alike:
+            n = counts[alike[o.id]]
+            o = replace(o, display=_NUMBERED.sub("", o.label) + (f" ({n})" if n > 1 else ""))
+        shown.append(o)
+    return shown
 
 
 def _one_per_choice(options: list[Option], alike: dict[str, str]) -> list[Option]:

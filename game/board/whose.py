@@ -60,7 +60,8 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
                 display = _found(o)
             else:
                 display = _display(g, o, named, me, names)
-            one = len(named) == 1 and not d.multi and not d.ordered
+            # (A search's options are one per card already, each with its copies: _found.)
+            one = len(named) == 1 and not d.multi and not d.ordered and d.kind != SEARCH
             alike = _alike(o, named[0][2], me) if one else ""
             out[o.id] = Owned(display, marks, alike)
     return out

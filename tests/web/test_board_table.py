@@ -330,10 +330,10 @@ def test_a_choice_among_identical_cards_in_the_hand_is_one_button_with_their_num
     prompt = view(game, alice).prompt
     assert [o.display for o in prompt.shown] == [
         "Forest (3)",
-        "your Purple Worm (hand)",
+        "Purple Worm",
         "Swamp (2)",
-        "your Island (hand)",
-        "your Mountain (hand)",
+        "Island",
+        "Mountain",
     ]
     assert [o.key for o in prompt.shown] == ["1", "2", "3", "4", "5"]
     # Each Forest in the hand keeps its own button, which discards that Forest.
