@@ -59,6 +59,8 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
             )
         )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}
+    layout = layout_of(d.kind, d.multi)
+    shown: tuple[Option, ...] = ()
     if d.kind == PRIORITY:
         alike = {o_id: owned.alike for o_id, owned in owners.items() if owned.alike}
         options = _unnumbered(options, alike)
@@ -79,8 +81,16 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         keys = {o.id: o.key for o in keyed}
         options = [replace(o, key=keys.get(o.id, "")) for o in options]
     else:
-        options = _with_keys(options)
-    layout = layout_of(d.kind, d.multi)
+        alike = {o_id: owned.alike for o_id, owned in owners.items() if owned.alike}
+        if layout == "buttons" and alike:
+            # Identical hidden cards are one choice in the panel ("Forest (2)"); each card keeps
+            # its own button, and any of them answers for one copy.
+            options = _counted(options, alike)
+            shown = tuple(_with_keys(_one_per_choice(options, alike)))
+            keys = {o.id: o.key for o in shown}
+            options = [replace(o, key=keys.get(o.id, "")) for o in options]
+        else:
+            options = _with_keys(options)
     if layout == "division" and split is None:
         layout = "buttons"  # options that do not read as amounts: the list alone (division.py)
     return Prompt(
@@ -99,6 +109,7 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         positions=tuple(range(1, len(options) + 1)),
         division=split,
         all_ids=_attack_all(d),
+        shown=shown,
     )
 
 
@@ -123,6 +134,20 @@ def _unnumbered(options: list[Option], alike: dict[str, str]) -> list[Option]:
         else o
         for o in options
     ]
+
+
+def _counted(options: list[Option], alike: dict[str, str]) -> list[Option]:
+    """A choice of a card hidden in the viewer's hand or library as its name, and how many
+    identical ones there are ("Forest (2)"): which copy, or where it lies, is nothing to
+    choose, and the prompt says where they are."""
+    counts = Counter(alike.values())
+    shown = []
+    for o in options:
+        if o.id in alike:
+            n = counts[alike[o.id]]
+            o = replace(o, display=_NUMBERED.sub("", o.label) + (f" ({n})" if n > 1 else ""))
+        shown.append(o)
+    return shown
 
 
 def _one_per_choice(options: list[Option], alike: dict[str, str]) -> list[Option]:

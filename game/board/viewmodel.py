@@ -72,6 +72,8 @@ class Prompt:
     # "Attack with all": the options that send every creature able to attack at the player (a
     # board-side convenience: the answer is still those options, ticked)
     all_ids: tuple[str, ...] = ()
+    # The panel's buttons when identical hidden cards show once (prompt.py); empty: every option
+    shown: tuple[Option, ...] = ()
 
     @property
     def keys(self) -> dict[str, str]:

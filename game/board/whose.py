@@ -8,7 +8,7 @@ highlight the card, the stack item or the player's plate). A permanent among ide
 says the number its card shows among its controller's namesakes ("your Forest #2", whatever
 number the engine's label gave the option) and what sets it apart (tapped, damage, counters);
 the same action on identical cards in the viewer's hand is one choice however many copies
-there are (`alike`).
+there are (`alike`), and a search offers each card once with the number of copies ("Swamp (6)").
 
 Only the viewer's own decision is read, while the engine is locked (snapshot.read): its
 options are the viewer's to see.
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
-from game.engine.kinds import PRIORITY
+from game.engine.kinds import PRIORITY, SEARCH
 
 from .text import namesake_numbers
 
@@ -38,8 +38,9 @@ _TARGETING = " targeting "
 class Owned:
     display: str  # the label with whose each named thing is
     marks: str  # "o12 s40 pbob": object, stack item and player tokens for highlighting
-    # Options with the same `alike` are interchangeable ("play Plains #1", "#2"): the same
-    # action on cards of one name in the viewer's hand that nothing tells apart; "" otherwise.
+    # Options with the same `alike` are interchangeable ("play Plains #1", "#2"; "Forest #1",
+    # "#2" to discard): the same action on cards of one name hidden in the viewer's hand or
+    # library that nothing tells apart, in a choice of one option; "" otherwise.
     alike: str = ""
 
 
@@ -55,20 +56,31 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
             if not named:
                 continue
             marks = " ".join(mark for mark, _, _ in named)
-            display = o.label if d.kind == PRIORITY else _display(g, o, named, me, names)
-            alike = _alike(o, named[0][2], me) if d.kind == PRIORITY and len(named) == 1 else ""
+            if d.kind == PRIORITY:
+                display = o.label
+            elif d.kind == SEARCH:
+                display = _found(o)
+            else:
+                display = _display(g, o, named, me, names)
+            # (A search's options are one per card already, each with its copies: _found.)
+            one = len(named) == 1 and not d.multi and not d.ordered and d.kind != SEARCH
+            alike = _alike(o, named[0][2], me) if one else ""
             out[o.id] = Owned(display, marks, alike)
     return out
 
 
 def _alike(o: Option, thing: Any, me: str) -> str:
-    """What an action on a card in the viewer's own hand is, whichever copy it takes: its kind
-    and ability with the card's id left out ("act::1"), and its label without the number that
-    tells copies apart. A revealed card is known to the opponent, so it is one of a kind; a
-    card anywhere else (the battlefield, exile) may differ from its namesakes."""
-    if getattr(thing, "zone", None) != "hand" or thing.owner != me or thing.revealed:
+    """What an action on a card hidden in the viewer's own hand or library is, whichever copy
+    it takes: its kind and ability with the card's id left out ("act::1"), and its label
+    without the number that tells copies apart. A revealed card is known to the opponent, so
+    it is one of a kind; a card anywhere else (the battlefield, exile) may differ from its
+    namesakes."""
+    hidden = getattr(thing, "zone", None) in ("hand", "library")
+    if not hidden or thing.owner != me or thing.revealed:
         return ""
-    kind, _, rest = o.id.partition(":")
+    kind, colon, rest = o.id.partition(":")
+    if not colon:  # "o12": a choice of the card itself, its id all the option's id says
+        kind = "card"
     ability = rest.partition(":")[2]
     return f"{kind}:{ability}:{_NUMBER.sub('', o.label)}"
 
@@ -91,6 +103,13 @@ def _named(g: GameState, o: Option) -> list[tuple[str, str, Any]]:
             if item is not None:
                 found.append((f"s{value}", item.name, item))
     return found
+
+
+def _found(o: Option) -> str:
+    """A card a search may find, offered once however many copies the library holds: its name
+    and that number ("Swamp (6)"). Where a copy lies is nothing to choose, and the prompt says
+    whose library it is."""
+    return f"{o.label} ({1 + len(o.former_ids)})"
 
 
 def _display(

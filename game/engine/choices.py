@@ -66,6 +66,26 @@ def choose_objects(
     return [by_id[i] for i in ids]
 
 
+def one_per_name(cards: list[Obj]) -> list[Option]:
+    """Cards in a hidden zone offered once per name, in the order of their names: copies are
+    interchangeable, and which copy, or where it lies, is nothing to choose. Each option takes
+    the first copy; the other copies' ids and the numbered labels they were offered under before
+    ("Swamp #2") are still accepted (a stored game's answers, a scenario file's)."""
+    copies: dict[str, list[Obj]] = {}
+    for c in cards:
+        copies.setdefault(c.name, []).append(c)
+    return [
+        Option(
+            f"o{same[0].id}",
+            name,
+            (same[0].id,),
+            former=tuple(f"{name} #{i}" for i in range(1, len(same) + 1)) if len(same) > 1 else (),
+            former_ids=tuple(f"o{c.id}" for c in same[1:]),
+        )
+        for name, same in sorted(copies.items())
+    ]
+
+
 def choose_targets(g: GameState, item: StackItem) -> Gen:
     """Choose every target phrase of `item` in printed order (CR 601.2c, 603.3d).
 

@@ -39,6 +39,9 @@ class Option:
     # Labels this option had before, still accepted by scenario files, a public contract
     # (docs/scenarios.md, "Option labels").
     former: tuple[str, ...] = ()
+    # Ids of options this one now stands for (identical cards once offered one by one, now one
+    # choice): a stored game's answer log may name them, and answering with one takes that card.
+    former_ids: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -73,7 +76,8 @@ class Decision:
 
     def _list(self, options: list[Option]) -> list[Option]:
         dedupe_labels(options)
-        self._by_id = {o.id: o for o in options}
+        self._by_id = {alias: o for o in options for alias in o.former_ids}
+        self._by_id.update((o.id, o) for o in options)
         self._options = options
         return options
 

@@ -158,12 +158,12 @@ def deal_damage(
 def counter(g: GameState, item: StackItem, by: str, rule: str = "CR 701.6a") -> bool:
     """Counter a spell or ability: it leaves the stack without resolving (CR 701.6a)."""
     if item.cant_be_countered:
-        g.note(f"{item.name} can't be countered and stays on the stack", "CR 101.2")
+        g.note(f"{item.subject} can't be countered and stays on the stack", "CR 101.2")
         return False
     g.stack.remove(item)
     if item.kind == "spell" and item.card is not None:
         move(g, item.card, "graveyard")
-    g.note(f"{item.name} is countered by {by}", rule)
+    g.note(f"{item.subject} is countered by {by}", rule)
     return True
 
 

@@ -86,6 +86,16 @@ def _duration_text(duration: str) -> str:
     )
 
 
+def _tokens(desc: str, n: int) -> str:
+    """A token's description with "token" once, plural for several: a description may say
+    "token" itself, with words after it ("4/1 black Skeleton creature token with menace")."""
+    word = "token" if n == 1 else "tokens"
+    before, found, after = desc.partition(" token")
+    if found and (not after or after.startswith(" ")):
+        return f"{before} {word}{after}"
+    return f"{desc} {word}"
+
+
 @op(
     "create_token",
     Param("token", TEXT, required=True, choices=tuple(sorted(TOKENS)), help="Which token."),
@@ -98,7 +108,7 @@ def op_create_token(g: GameState, ctx: Ctx, step: Step) -> None:
     token = token_def(step["token"])
     made = create_token(g, token, ctx.controller, count=step.get("count", 1))
     desc = step.get("describe") or token.name
-    g.note(f"{ctx.controller} creates {len(made)} {desc} token{'s' if len(made) > 1 else ''}")
+    g.note(f"{ctx.controller} creates {len(made)} {_tokens(desc, len(made))}")
     ctx.memory["created"] = made
 
 
@@ -119,7 +129,8 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
         kind = step.get("counter", "+1/+1")
         o.counters[kind] = o.counters.get(kind, 0) + step.get("amount", 1)
-        g.note(f"{o.name} gets {step.get('amount', 1)} {kind} counter(s)")
+        n = step.get("amount", 1)
+        g.note(f"{o.name} gets {'a' if n == 1 else n} {kind} counter{'' if n == 1 else 's'}")
 
 
 @op(

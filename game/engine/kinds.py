@@ -339,8 +339,9 @@ PAY_WARD = kind(
     shape=ONE,
     layout="buttons",
     answer="paying reads as the cost (`Pay {1}`), not paying as what then happens "
-    "(`Don't pay: Magic Missile is countered`); the earlier `pay <cost>` · `don't pay` are "
-    "still accepted",
+    "(`Don't pay: Magic Missile is countered`, `Don't pay: Stirring Bard's ability is "
+    "countered`); the earlier `pay <cost>` · `don't pay` · `Don't pay: Stirring Bard is "
+    "countered` are still accepted",
     computer="on_pay_ward",
     waiting="is deciding whether to pay for ward",
 )
@@ -401,7 +402,8 @@ SEARCH = kind(
     asks="which card a library search finds; it may find nothing (CR 701.19b)",
     shape=ONE,
     layout="buttons",
-    answer="each basic land card's name · `find nothing`",
+    answer="each basic land card's name, once however many copies there are (`Swamp`; the "
+    "earlier numbered labels, `Swamp #2`, are still accepted) · `find nothing`",
     computer="on_search",
     waiting="is searching their library",
 )

@@ -150,6 +150,15 @@ class StackItem:
         return "triggered ability" if self.triggered else "ability"
 
     @property
+    def subject(self) -> str:
+        """The object as a sentence of the log names it ("… is countered"): a spell, or a room's
+        ability, by its name; another ability as its source's ("Stirring Bard's ability"), which
+        is not the card itself."""
+        if self.kind == "spell" or self.dungeon_name or self.source_id is None:
+            return self.name
+        return f"{self.name}'s ability"
+
+    @property
     def label(self) -> str:
         """The object as players name it (the pass button): a spell by its name, an ability by
         its source ("Varis, Silverymoon Ranger's triggered ability")."""

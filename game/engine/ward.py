@@ -34,14 +34,18 @@ def becomes_target(g: GameState, item: StackItem) -> None:
                         name=o.name,
                         controller=o.controller,
                         text=(
-                            f"Ward {cost} — counter {item.name} unless {item.controller} "
+                            f"Ward {cost} — counter {item.subject} unless {item.controller} "
                             f"pays {cost}."
                         ),
                         effect=[{"op": "ward", "cost": cost}],
                         target_specs=[],
                         source_id=o.id,
                         source_name=o.name,
-                        event={"item": item.id, "item_name": item.name, "payer": item.controller},
+                        event={
+                            "item": item.id,
+                            "item_name": item.subject,
+                            "payer": item.controller,
+                        },
                     )
                 )
 
@@ -74,7 +78,13 @@ def op_ward(g: GameState, ctx: Ctx, step: dict) -> Gen:
             f"Pay {cost_text} or {name} is countered (ward){note}",
             [
                 Option("pay", f"Pay {cost_text}", former=(f"pay {cost_text}",)),
-                Option("dont", f"Don't pay: {name} is countered", former=("don't pay",)),
+                Option(
+                    "dont",
+                    f"Don't pay: {name} is countered",
+                    # An ability was once named as its source ("Stirring Bard is countered").
+                    former=("don't pay",)
+                    + ((f"Don't pay: {item.name} is countered",) if name != item.name else ()),
+                ),
             ],
         )
         if answer == "pay":

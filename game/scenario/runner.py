@@ -316,15 +316,23 @@ def _same_options(game: Engine, want: list[str], got: list[str]) -> bool:
     if Counter(want) == Counter(got):
         return True
     d = game.pending
-    if d is None or len(want) != len(d.options):
+    if d is None:
         return False
-    left = list(d.options)
+    # Copies once offered one by one ("Plains #1", "Plains #2") are one option now: its former
+    # labels, each written once, are that option written as it was.
+    written: dict[str, list[str]] = {o.id: [] for o in d.options}
     for label in want:
-        match = next((o for o in left if label == o.label or label in o.former), None)
+        match = next(
+            (o for o in d.options if not written[o.id] and label in (o.label, *o.former)), None
+        ) or next((o for o in d.options if label in o.former and label not in written[o.id]), None)
         if match is None:
             return False
-        left.remove(match)
-    return True
+        written[match.id].append(label)
+    return all(
+        len(labels) == 1 or bool(o.former_ids) and sorted(labels) == sorted(o.former)
+        for o in d.options
+        for labels in [written[o.id]]
+    )
 
 
 def _compare_player_field(game, player, pstate, field_name, want, differ) -> None:

@@ -123,3 +123,31 @@ def test_a_sacrificed_token_ceases_to_exist_at_the_next_check():
     alice = game.state.player("alice")
     assert not game.state.battlefield and not alice.graveyard
     assert not game.state.tokens_may_be_out
+
+
+def _searching_among_copies() -> Engine:
+    """Alice, holding the initiative, searches with Secret Entrance a library of three Swamps
+    and a Mountain (the search comes at her upkeep)."""
+    library = ["Swamp", "Mountain", "Swamp", "Swamp"]
+    game = position(
+        {"alice": {"initiative": True, "library": library}, "bob": {}},
+        turn={"number": 2, "active": "bob", "step": "end"},
+        seed=5,
+    )
+    while game.pending.kind == "priority":
+        game.answer(game.pending.player, "pass")
+    assert game.pending.kind == "search"
+    return game
+
+
+def test_a_search_offers_identical_cards_once_and_still_takes_a_copy_answered_before():
+    game = _searching_among_copies()
+    d = game.pending
+    assert [o.label for o in d.options] == ["Mountain", "Swamp", "find nothing"]
+    swamps = [o.id for o in game.state.player("alice").library if o.name == "Swamp"]
+    assert d.option(f"o{swamps[0]}").label == "Swamp"
+    # A stored game's answer log names the third Swamp: replayed, it finds that very card.
+    game.answer("alice", f"o{swamps[2]}")
+    assert [o.name for o in game.state.player("alice").hand] == ["Swamp"]
+    left = {o.id for o in game.state.player("alice").library}
+    assert swamps[2] not in left and {swamps[0], swamps[1]} <= left

@@ -307,3 +307,49 @@ def test_identical_cards_in_hand_are_one_choice_on_the_panel_and_a_button_each(c
         assert [o.name for o in engine.state.player(me).hand].count("Plains") == 2
         lands = [o.name for o in engine.state.controlled(me)]
         assert lands.count("Plains") == 3  # the two it had, and the one played
+
+
+def test_a_search_shows_each_card_once_with_its_copies_and_not_where_they_lie(players):
+    alice, bob = players
+    library = "[Swamp, Mountain, Swamp, Mountain, Swamp, Grizzled Outrider, Swamp, Mountain]"
+    text = (
+        "name: A search\n"
+        "turn: {number: 2, active: bob, step: end}\n"
+        "setup:\n"
+        f"  alice: {{initiative: true, library: {library}}}\n"
+        "  bob: {library: [Forest]}\n"
+    )
+    game = start_from_text(alice, bob, text)
+    while (d := pending(game)).kind == "priority":
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    assert d.kind == "search"
+    shown = [o.display for o in view(game, alice).prompt.options]
+    assert shown == ["Mountain (3)", "Swamp (4)", "find nothing"]
+
+
+def test_a_choice_among_identical_cards_in_the_hand_is_one_button_with_their_number(players):
+    alice, bob = players
+    text = (
+        "name: Discarding to hand size\n"
+        "turn: {number: 3, active: alice, step: end}\n"
+        "setup:\n"
+        "  alice: {hand: [Forest, Purple Worm, Forest, Swamp, Forest, Swamp, Island, Mountain]}\n"
+        "  bob: {library: [Forest]}\n"
+    )
+    game = start_from_text(alice, bob, text)
+    while (d := pending(game)).kind == "priority":
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    assert d.kind == "discard" and not d.multi
+    prompt = view(game, alice).prompt
+    assert [o.display for o in prompt.shown] == [
+        "Forest (3)",
+        "Purple Worm",
+        "Swamp (2)",
+        "Island",
+        "Mountain",
+    ]
+    assert [o.key for o in prompt.shown] == ["1", "2", "3", "4", "5"]
+    # Each Forest in the hand keeps its own button, which discards that Forest.
+    assert len(prompt.options) == 8
+    panel = render(game, alice, "prompt")
+    assert panel.count(">Forest (3) <kbd") == 1 and ">Forest #" not in panel

@@ -4,7 +4,7 @@ Three."""
 from __future__ import annotations
 
 from ..carddef import Step
-from ..choices import Gen, choose_objects
+from ..choices import Gen, choose_objects, one_per_name
 from ..decisions import Decision, Option
 from ..effects import Ctx
 from ..kinds import CHOOSE_CARD, SEARCH
@@ -25,10 +25,11 @@ def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
     me = ctx.controller
     p = g.player(me)
     lands = [o for o in p.library if "Basic" in o.card.supertypes and "Land" in o.card.types]
-    options = [Option(f"o{o.id}", o.name, (o.id,)) for o in lands]
+    options = one_per_name(lands)
     options.append(Option("none", "find nothing"))
     answer = yield Decision(me, SEARCH, "Search your library for a basic land card", options)
     if answer != "none":
+        # Any copy's id is an answer (one_per_name): the copy it names is found.
         found = next(o for o in lands if f"o{o.id}" == answer)
         new = move(g, found, "hand")
         new.revealed = True
