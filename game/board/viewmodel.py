@@ -52,6 +52,14 @@ class Option:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionGroup:
+    """The options that name one player's things (a list of targets grouped by side)."""
+
+    title: str  # "Bob's side", "Your side"; "" for the options that name nobody's
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Prompt:
     """The viewer's own pending decision; a priority decision's options grouped for the panel."""
 
@@ -72,6 +80,9 @@ class Prompt:
     # "Attack with all": the options that send every creature able to attack at the player (a
     # board-side convenience: the answer is still those options, ticked)
     all_ids: tuple[str, ...] = ()
+    # The options grouped by whose side of the table they name, in the table's order (the other
+    # player's above, yours below); empty when they name one side's things only.
+    groups: tuple[OptionGroup, ...] = ()
 
     @property
     def keys(self) -> dict[str, str]:

@@ -39,6 +39,10 @@ class Owned:
     # Options with the same `alike` are interchangeable ("play Plains #1", "#2"): the same
     # action on cards of one name in the viewer's hand that nothing tells apart; "" otherwise.
     alike: str = ""
+    # Whose side of the table the first thing it names is on ("Your side", "Bob's side"), and
+    # whether that is the viewer's: a list of targets is grouped by it (prompt.py).
+    side: str = ""
+    mine: bool = False
 
 
 def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[str, Owned]:
@@ -55,8 +59,20 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
             marks = " ".join(mark for mark, _, _ in named)
             display = o.label if d.kind == PRIORITY else _display(g, o, named, me, names)
             alike = _alike(o, named[0][2], me) if d.kind == PRIORITY and len(named) == 1 else ""
-            out[o.id] = Owned(display, marks, alike)
+            player = _player_of(named[0][2])
+            side = "Your side" if player == me else f"{names.get(player, player)}'s side"
+            out[o.id] = Owned(display, marks, alike, side if player else "", player == me)
     return out
+
+
+def _player_of(thing: Any) -> str:
+    """The player a named thing belongs to at the table: a player themself, a permanent's or a
+    stack item's controller, a card's owner elsewhere."""
+    if isinstance(thing, str):
+        return thing
+    if getattr(thing, "zone", "battlefield") == "battlefield":
+        return getattr(thing, "controller", "") or ""
+    return getattr(thing, "owner", "") or ""
 
 
 def _alike(o: Option, thing: Any, me: str) -> str:
