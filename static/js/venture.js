@@ -238,7 +238,7 @@
   // On a phone the prompt is docked over the bottom of the screen: its Fold button shrinks it
   // to its first line for as long as the decision lasts (its redraws included); a new decision
   // comes unfolded. A decision made on the cards (blocks, attacks, targets) brings the first
-  // card it asks about into view above the prompt (venture.css: scroll-padding-bottom).
+  // card it asks about into view above the prompt (and the stack docked over it).
   var phone = window.matchMedia("(max-width: 700px)");
   var foldedPrompt = null, shownCards = null;
   function promptId() {
@@ -269,9 +269,17 @@
     if (prompt.getAttribute("data-kind") === "priority") return;
     var first = document.querySelector("#opponent .perm-actions, #me .perm-actions, #hand .card-actions");
     if (!first) return;
-    var bar = document.getElementById("prompt").getBoundingClientRect().top;
     var box = first.getBoundingClientRect();
-    if (box.bottom > bar || box.top < 0) first.scrollIntoView({ block: "nearest" });
+    var bar = barTop();
+    if (box.bottom > bar) window.scrollBy(0, Math.min(box.bottom - bar + 8, box.top));
+  }
+  function barTop() {  // the top of the docked prompt, or of the stack docked above it
+    var top = window.innerHeight;
+    ["prompt", "stack"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && el.offsetParent !== null) top = Math.min(top, el.getBoundingClientRect().top);
+    });
+    return top;
   }
   document.addEventListener("htmx:wsAfterMessage", syncFold);
   document.addEventListener("DOMContentLoaded", syncFold);

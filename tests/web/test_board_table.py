@@ -164,6 +164,7 @@ def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
     v = view(game, alice)
     shown = sorted(o.display for o in v.prompt.options)
     assert shown == ["Bob's Zombie Ogre #1 (untapped)", "Bob's Zombie Ogre #2 (tapped)"]
+    assert v.prompt.groups == ()  # one side's things: no group headers
     # Each Ogre carries its own button, which says what clicking it does and which one it is.
     buttons = [o.short for p in v.top.creatures for o in p.actions]
     assert sorted(buttons) == ["target #1", "target #2"]
@@ -294,3 +295,33 @@ def test_identical_cards_in_hand_are_one_choice_on_the_panel_and_a_button_each(c
         assert [o.name for o in engine.state.player(me).hand].count("Plains") == 2
         lands = [o.name for o in engine.state.controlled(me)]
         assert lands.count("Plains") == 3  # the two it had, and the one played
+
+
+def test_a_list_of_targets_is_grouped_by_side_in_the_tables_order(players):
+    """The other player's things first (the top of the table), then the viewer's, each under
+    its side's name; the keys follow the list as shown, and the engine's ids and labels (what a
+    scenario file answers with) stay as they are."""
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("busy_table.yaml"))
+    game = answer(game, alice, "cast Rally Maneuver")
+    engine_order = [(o.id, o.label) for o in pending(game).options]
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "choose_targets"
+    assert [g.title for g in prompt.groups] == ["Bob's side", "Your side"]
+    theirs, mine = ([o.display for o in g.options] for g in prompt.groups)
+    assert theirs == [
+        "Bob's Acererak the Archlich",
+        "Bob's Yuan-Ti Fang-Blade",
+        "Bob's Clattering Skeletons",
+    ]
+    assert mine == [
+        "your Varis, Silverymoon Ranger",
+        "your Cloister Gargoyle",
+        "your Nadaar, Selfless Paladin",
+    ]
+    assert [o.display for o in prompt.options] == theirs + mine
+    assert [o.key for o in prompt.options] == ["1", "2", "3", "4", "5", "6"]
+    assert sorted((o.id, o.label) for o in prompt.options) == sorted(engine_order)
+    html = render(game, alice, "prompt")
+    assert html.index("Bob&#39;s side") < html.index("Bob&#39;s Acererak") < html.index("Your side")
+    assert html.index("Your side") < html.index("your Varis")
