@@ -130,7 +130,8 @@ def test_every_name_of_the_phase_strip_is_whole(open_as, phone):
     expect(page.locator("#topbar .steps li")).to_have_count(12)
     cut = page.eval_on_selector_all(
         "#topbar .steps li, #topbar .steps li button",
-        """els => els.filter(e => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight + 1)
+        """els => els.filter(e => e.scrollWidth > e.clientWidth
+                                  || e.scrollHeight > e.clientHeight + 1)
                     .map(e => e.textContent.trim())""",
     )
     assert cut == []
