@@ -271,7 +271,8 @@
     if (!first) return;
     var box = first.getBoundingClientRect();
     var bar = barTop();
-    if (box.bottom > bar) window.scrollBy(0, Math.min(box.bottom - bar + 8, box.top));
+    if (box.top < 0) window.scrollBy(0, box.top - 8);
+    else if (box.bottom > bar) window.scrollBy(0, Math.min(box.bottom - bar + 8, box.top));
   }
   function barTop() {  // the top of the docked prompt, or of the stack docked above it
     var top = window.innerHeight;
