@@ -13,13 +13,14 @@ from game.engine.kinds import (
     ASSIGN_COMBAT_DAMAGE,
     ASSIGN_COMBAT_DAMAGE_PART,
     DECLARE_ATTACKERS,
+    DECLARE_BLOCKERS,
     DIVIDE,
     PRIORITY,
     layout_of,
 )
 
 from .text import pick_label
-from .viewmodel import Division, Option, Prompt
+from .viewmodel import Division, Option, OptionGroup, Prompt
 
 if TYPE_CHECKING:
     from game.engine.decisions import Decision
@@ -80,17 +81,23 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         # Every option stays in `options` (each card in the hand keeps its own button).
         keys = {o.id: o.key for o in keyed}
         options = [replace(o, key=keys.get(o.id, "")) for o in options]
-    else:
+    sided: tuple[OptionGroup, ...] = ()
+    if d.kind != PRIORITY:
         alike = {o_id: owned.alike for o_id, owned in owners.items() if owned.alike}
         if layout == "buttons" and alike:
             # Identical hidden cards are one choice in the panel ("Forest (2)"); each card keeps
-            # its own button, and any of them answers for one copy.
+            # its own button, and any of them answers for one copy. They are the viewer's own
+            # cards, so there is one side and nothing to group.
             options = _counted(options, alike)
             shown = tuple(_with_keys(_one_per_choice(options, alike)))
             keys = {o.id: o.key for o in shown}
             options = [replace(o, key=keys.get(o.id, "")) for o in options]
         else:
-            options = _with_keys(options)
+            if layout in ("buttons", "checkboxes") and d.kind not in UNGROUPED:
+                options, sided = _by_side(options, owners)
+            options = _with_keys(options)  # in the order shown: the keys follow the groups
+            keyed = {o.id: o for o in options}
+            sided = tuple(replace(g, options=tuple(keyed[o.id] for o in g.options)) for g in sided)
     if layout == "division" and split is None:
         layout = "buttons"  # options that do not read as amounts: the list alone (division.py)
     return Prompt(
@@ -110,7 +117,34 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         division=split,
         all_ids=_attack_all(d),
         shown=shown,
+        groups=sided,
     )
+
+
+# Decisions whose options pair things of both sides (an attacker and whom it attacks, a blocker
+# and its attacker): not grouped by side.
+UNGROUPED = frozenset({DECLARE_ATTACKERS, DECLARE_BLOCKERS}) | LIST_ONLY
+
+
+def _by_side(
+    options: list[Option], owners: dict[str, whose.Owned]
+) -> tuple[list[Option], tuple[OptionGroup, ...]]:
+    """The options in the table's order when they name things of both sides: the other
+    player's (the top of the table) first, then the viewer's, then those that name nobody's
+    (each group keeps the engine's order; the ids and labels are the engine's)."""
+    sides: dict[str, list[Option]] = {}
+    mine = ""
+    for o in options:
+        owned = owners.get(o.id)
+        side = owned.side if owned else ""
+        if owned and owned.mine:
+            mine = side
+        sides.setdefault(side, []).append(o)
+    if len([side for side in sides if side]) < 2:
+        return options, ()
+    order = sorted(sides, key=lambda side: (side == "", side == mine))
+    groups = tuple(OptionGroup(side, tuple(sides[side])) for side in order)
+    return [o for g in groups for o in g.options], groups
 
 
 def _attack_all(d: Decision) -> tuple[str, ...]:

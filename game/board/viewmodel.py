@@ -52,6 +52,14 @@ class Option:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionGroup:
+    """The options that name one player's things (a list of targets grouped by side)."""
+
+    title: str  # "Bob's side", "Your side"; "" for the options that name nobody's
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Prompt:
     """The viewer's own pending decision; a priority decision's options grouped for the panel."""
 
@@ -74,6 +82,9 @@ class Prompt:
     all_ids: tuple[str, ...] = ()
     # The panel's buttons when identical hidden cards show once (prompt.py); empty: every option
     shown: tuple[Option, ...] = ()
+    # The options grouped by whose side of the table they name, in the table's order (the other
+    # player's above, yours below); empty when they name one side's things only.
+    groups: tuple[OptionGroup, ...] = ()
 
     @property
     def keys(self) -> dict[str, str]:

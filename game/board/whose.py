@@ -42,6 +42,10 @@ class Owned:
     # "#2" to discard): the same action on cards of one name hidden in the viewer's hand or
     # library that nothing tells apart, in a choice of one option; "" otherwise.
     alike: str = ""
+    # Whose side of the table the first thing it names is on ("Your side", "Bob's side"), and
+    # whether that is the viewer's: a list of targets is grouped by it (prompt.py).
+    side: str = ""
+    mine: bool = False
 
 
 def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[str, Owned]:
@@ -65,8 +69,20 @@ def owners(g: GameState, d: Decision, me: str, names: dict[str, str]) -> dict[st
             # (A search's options are one per card already, each with its copies: _found.)
             one = len(named) == 1 and not d.multi and not d.ordered and d.kind != SEARCH
             alike = _alike(o, named[0][2], me) if one else ""
-            out[o.id] = Owned(display, marks, alike)
+            player = _player_of(named[0][2])
+            side = "Your side" if player == me else f"{names.get(player, player)}'s side"
+            out[o.id] = Owned(display, marks, alike, side if player else "", player == me)
     return out
+
+
+def _player_of(thing: Any) -> str:
+    """The player a named thing belongs to at the table: a player themself, a permanent's or a
+    stack item's controller, a card's owner elsewhere."""
+    if isinstance(thing, str):
+        return thing
+    if getattr(thing, "zone", "battlefield") == "battlefield":
+        return getattr(thing, "controller", "") or ""
+    return getattr(thing, "owner", "") or ""
 
 
 def _alike(o: Option, thing: Any, me: str) -> str:

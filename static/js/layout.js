@@ -6,18 +6,26 @@
   document.documentElement.classList.add("js");
 
   // On a phone the prompt sticks to the bottom of the screen and the stack sticks just above it
-  // (venture.css, max-width: 700px): the stack needs the prompt's height.
-  var observed = null;
+  // (venture.css, max-width: 700px): the stack needs the prompt's height. On a wider screen the
+  // hand sticks to the bottom: what is scrolled into view stops above it (scroll-padding).
+  // Each fragment is replaced whole by the server's redraws: the new one is watched.
+  var VARIABLES = { prompt: "--action-bar-h", hand: "--hand-h" };
+  var observed = {};
   var sizer = window.ResizeObserver ? new ResizeObserver(function (entries) {
-    var h = entries[0].target.getBoundingClientRect().height;
-    document.documentElement.style.setProperty("--action-bar-h", Math.round(h) + "px");
+    entries.forEach(function (entry) {
+      var h = entry.target.getBoundingClientRect().height;
+      document.documentElement.style.setProperty(VARIABLES[entry.target.id], Math.round(h) + "px");
+    });
   }) : null;
-  function watchPrompt() {
-    var prompt = document.getElementById("prompt");
-    if (!sizer || !prompt || prompt === observed) return;
-    if (observed) sizer.unobserve(observed);
-    sizer.observe(prompt);
-    observed = prompt;
+  function watchBars() {
+    if (!sizer) return;
+    Object.keys(VARIABLES).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el || el === observed[id]) return;
+      if (observed[id]) sizer.unobserve(observed[id]);
+      sizer.observe(el);
+      observed[id] = el;
+    });
   }
 
   // The dungeon choice (a .modal shown over the table) is a modal dialog: it takes the focus
@@ -88,7 +96,7 @@
     }, 0);
   });
 
-  function refresh() { watchPrompt(); syncModal(); }
+  function refresh() { watchBars(); syncModal(); }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:afterSwap", refresh);

@@ -29,15 +29,24 @@
     template.innerHTML = html.trim();
     const fresh = template.content.firstElementChild;
     if (!old || !fresh) return;
+    // The address first (whatever goes wrong in the new fragment, it names the point shown).
+    if (push) address(fresh, url, push === "replace");
     old.replaceWith(fresh);
     setUp(fresh);
-    if (push) history.pushState({ replay: true }, "", url);
     if (!fresh.querySelector("#replay-play").hidden && timer && fresh.dataset.at === fresh.dataset.last) stop();
   }
 
-  function click(id) {
+  // The address of the point `root` shows, `?at=N` (and the link's #part, if any): a new entry
+  // in the browser's history for a jump, the same entry replaced while Play runs.
+  function address(root, url, replace) {
+    const at = root.dataset.url + "?at=" + root.dataset.at + new URL(url, window.location.href).hash;
+    if (replace) history.replaceState({ replay: true }, "", at);
+    else history.pushState({ replay: true }, "", at);
+  }
+
+  function click(id, how) {
     const link = document.getElementById(id);
-    if (link) go(link.href, true);
+    if (link) go(link.href, how || true);
   }
 
   function play() {
@@ -48,7 +57,7 @@
     timer = setInterval(function () {
       const p = point();
       if (p.dataset.at === p.dataset.last) { stop(); return; }
-      if (!loading) click("replay-next-event");
+      if (!loading) click("replay-next-event", "replace");
     }, speed);
   }
 
@@ -102,6 +111,9 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     const root = point();
-    if (root) setUp(root);
+    if (!root) return;
+    // The replay opened without a point shows the last one: the address says which.
+    if (!new URLSearchParams(window.location.search).has("at")) address(root, window.location.href, true);
+    setUp(root);
   });
 })();

@@ -235,6 +235,58 @@
   document.addEventListener("htmx:wsAfterMessage", focusNewPrompt);
   document.addEventListener("DOMContentLoaded", focusNewPrompt);
 
+  // On a phone the prompt is docked over the bottom of the screen: its Fold button shrinks it
+  // to its first line for as long as the decision lasts (its redraws included); a new decision
+  // comes unfolded. A decision made on the cards (blocks, attacks, targets) brings the first
+  // card it asks about into view above the prompt (and the stack docked over it).
+  var phone = window.matchMedia("(max-width: 700px)");
+  var foldedPrompt = null, shownCards = null;
+  function promptId() {
+    var area = document.getElementById("prompt");
+    var prompt = area && area.querySelector(".prompt.mine");
+    return prompt ? area.getAttribute("data-version") + ":" + prompt.getAttribute("data-kind") : null;
+  }
+  function syncFold() {
+    var prompt = document.querySelector("#prompt .prompt.mine");
+    var button = prompt && prompt.querySelector("[data-fold]");
+    if (!button) return;
+    var folded = foldedPrompt !== null && foldedPrompt === promptId();
+    prompt.classList.toggle("folded", folded);
+    button.textContent = folded ? "Unfold" : "Fold";
+    button.setAttribute("aria-expanded", folded ? "false" : "true");
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-fold]");
+    if (!button) return;
+    foldedPrompt = foldedPrompt === promptId() ? null : promptId();
+    syncFold();
+  });
+  function showCardsAsked() {
+    var id = promptId();
+    if (!id || id === shownCards || !phone.matches) return;
+    shownCards = id;
+    var prompt = document.querySelector("#prompt .prompt.mine");
+    if (prompt.getAttribute("data-kind") === "priority") return;
+    var first = document.querySelector("#opponent .perm-actions, #me .perm-actions, #hand .card-actions");
+    if (!first) return;
+    var box = first.getBoundingClientRect();
+    var bar = barTop();
+    if (box.top < 0) window.scrollBy(0, box.top - 8);
+    else if (box.bottom > bar) window.scrollBy(0, Math.min(box.bottom - bar + 8, box.top));
+  }
+  function barTop() {  // the top of the docked prompt, or of the stack docked above it
+    var top = window.innerHeight;
+    ["prompt", "stack"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && el.offsetParent !== null) top = Math.min(top, el.getBoundingClientRect().top);
+    });
+    return top;
+  }
+  document.addEventListener("htmx:wsAfterMessage", syncFold);
+  document.addEventListener("DOMContentLoaded", syncFold);
+  document.addEventListener("htmx:wsAfterMessage", showCardsAsked);
+  document.addEventListener("DOMContentLoaded", showCardsAsked);
+
   // The older log lines stay open across their fragment's redraws.
   var olderOpen = false;
   document.addEventListener("toggle", function (event) {

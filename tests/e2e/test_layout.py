@@ -1,12 +1,15 @@
 """The table as a player sees it, desktop (1280x800) and phone (390x844, touch): the phone's
-action bar, the hand one swipe away, maps that fit, the other player's dungeon choice that does
-not push the board down, the zoom panel, upright tapped permanents, whole names, the "can play"
-mark, the dungeon modal's focus, and the no-JavaScript page that reloads while it waits. The
+action bar and its fold, the hand in view on a laptop (the mulligan, a main phase) and one swipe
+away on a phone, the phase strip's names whole, maps that fit, the other player's dungeon choice
+that does not push the board down, the zoom panel, upright tapped permanents, whole names, the
+"can play" mark, the dungeon modal's focus, and the no-JavaScript page that reloads while it
+waits. The
 README's pictures of the table are taken here (test-artifacts/screenshots/; with
 VENTURE_UPDATE_SCREENSHOT=1 also static/img/)."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -15,9 +18,9 @@ from playwright.sync_api import expect
 from game import services
 from game.decks import GREEN_WHITE_VARIS
 from game.engine.cards import CARDS
-from tests.web.helpers import make_player
+from tests.web.helpers import answer, make_player, pending, seat_name, start_game
 
-from .helpers import PHONE, game_at, off_the_loop, save_readme_picture, waiting_game
+from .helpers import DESKTOP, PHONE, game_at, off_the_loop, save_readme_picture, waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -66,6 +69,138 @@ def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as)
     first, last = box(page, "#hand .card:first-child"), box(page, "#hand .card:last-child")
     assert abs(first["y"] - last["y"]) < 1 and last["x"] > PHONE["width"]
     assert page.evaluate("document.querySelector('#hand .hand').scrollWidth") > PHONE["width"]
+
+
+def in_the_viewport(rect: dict, viewport: dict) -> bool:
+    """Whether the box `rect` lies whole within the screen `viewport`."""
+    return (
+        rect["y"] >= 0
+        and rect["y"] + rect["height"] <= viewport["height"] + 0.5
+        and rect["x"] >= 0
+        and rect["x"] + rect["width"] <= viewport["width"] + 0.5
+    )
+
+
+def a_game_at_the_mulligan():
+    """A new game past the play-or-draw choice: the player asked "Keep this hand of 7?", and
+    the game."""
+    ann, ben = make_player("ann"), make_player("ben")
+    game = start_game(ann, ben, seed=3)
+    first = ann if seat_name(game, ann) == pending(game).player else ben
+    answer(game, first, "play")
+    return first, game
+
+
+def test_the_hand_is_in_view_on_a_laptop_during_the_mulligan_and_the_turn(open_as):
+    player, game = off_the_loop(a_game_at_the_mulligan)
+    page = open_as(player, game.get_absolute_url())
+    expect(page.locator("#prompt .prompt.mine")).to_have_attribute("data-kind", "mulligan")
+    expect(page.locator("#prompt .prompt-text")).to_have_text("Keep this hand of 7?")
+    expect(page.locator("#hand .card")).to_have_count(7)
+    assert in_the_viewport(box(page, "#hand .hand"), DESKTOP)
+    assert in_the_viewport(box(page, "#prompt .prompt.mine"), DESKTOP)
+    # A main phase of a busy table: the hand, the prompt and both life totals in view.
+    alice, bob, game = game_at("busy_table.yaml")
+    page = open_as(alice, game.get_absolute_url())
+    expect(page.locator("#prompt .prompt.mine")).to_have_attribute("data-kind", "priority")
+    page.wait_for_timeout(300)
+    hand = box(page, "#hand .hand")
+    assert in_the_viewport(hand, DESKTOP), hand
+    # the card's own button, which casts it, too
+    cast = box(page, "#hand .card[data-name='Keen-Eared Sentry'] .card-actions")
+    assert in_the_viewport(cast, DESKTOP), cast
+    assert in_the_viewport(box(page, "#prompt .prompt.mine"), DESKTOP)
+    for side in ("#opponent", "#me"):
+        life = box(page, f"{side} .life-value")
+        assert in_the_viewport(life, DESKTOP) and life["y"] + life["height"] <= hand["y"], side
+    # A decision made on the permanents: the hand steps aside from the buttons on the cards.
+    page.locator("#prompt button[data-option='cast Rally Maneuver']").click()
+    expect(page.locator("#prompt .prompt.mine")).to_have_attribute("data-kind", "choose_targets")
+    page.wait_for_timeout(300)
+    hand = box(page, "#hand .hand")
+    for i in range(page.locator("#me .perm-actions").count()):
+        target = box(page, f"#me .row.creatures .perm:nth-child({i + 1}) .perm-actions")
+        assert target["y"] + target["height"] <= hand["y"] or hand["y"] >= DESKTOP["height"]
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_every_name_of_the_phase_strip_is_whole(open_as, phone):
+    alice, bob, game = game_at("busy_table.yaml")
+    page = open_as(alice, game.get_absolute_url(), phone=phone)
+    expect(page.locator("#topbar .steps li")).to_have_count(12)
+    cut = page.eval_on_selector_all(
+        "#topbar .steps li, #topbar .steps li button",
+        """els => els.filter(e => e.scrollWidth > e.clientWidth
+                                  || e.scrollHeight > e.clientHeight + 1)
+                    .map(e => e.textContent.trim())""",
+    )
+    assert cut == []
+    if not phone:  # a laptop's strip shows every step at once
+        strip = page.evaluate(
+            "(() => { const s = document.querySelector('#topbar .steps');"
+            " return [s.scrollWidth, s.clientWidth]; })()"
+        )
+        assert strip[0] <= strip[1], strip
+
+
+def test_the_docked_prompt_folds_and_never_hides_the_blockers_buttons(open_as):
+    alice, bob, game = game_at("identical_blockers.yaml")
+    attacker = open_as(alice, game.get_absolute_url())
+    page = open_as(bob, game.get_absolute_url(), phone=True)
+    expect(attacker.locator("#prompt .prompt.mine")).to_have_attribute(
+        "data-kind", "declare_attackers"
+    )
+    attacker.locator("#attack-all").click()
+    expect(attacker.locator("#prompt input[type=checkbox]:checked")).to_have_count(2)
+    attacker.locator("#confirm").click()
+    prompt = page.locator("#prompt .prompt.mine")
+    expect(prompt).to_have_attribute("data-kind", "declare_blockers")
+    page.wait_for_timeout(300)
+    buttons = "#me .perm-actions label.pick"
+    count = page.locator(buttons).count()
+    assert count == 4  # two blockers, each with a button per attacker
+
+    def uncovered() -> list[bool]:
+        """For each blocker's button: whether it is above the docked prompt once scrolled into
+        view as a browser does (a focus, the page's own scrolling)."""
+        out = []
+        for i in range(count):
+            page.evaluate(
+                "([s, i]) => document.querySelectorAll(s)[i].scrollIntoView({block: 'nearest'})",
+                [buttons, i],
+            )
+            b = page.evaluate(
+                "([s, i]) => document.querySelectorAll(s)[i].getBoundingClientRect().bottom",
+                [buttons, i],
+            )
+            out.append(b <= box(page, "#prompt")["y"] + 0.5)
+        return out
+
+    page.evaluate("window.scrollTo(0, 0)")
+    # At the start of the decision the first blocker's buttons are in view above the prompt.
+    first = box(page, buttons)
+    assert first["y"] >= 0 and first["y"] + first["height"] <= box(page, "#prompt")["y"] + 0.5
+    assert all(uncovered())
+    # Folded: the prompt is one line, the table shows above it; blocks are still made on the
+    # cards, and the prompt unfolds to confirm them.
+    unfolded = box(page, "#prompt")["height"]
+    fold = page.locator("#prompt [data-fold]")
+    expect(fold).to_have_attribute("aria-expanded", "true")
+    fold.tap()
+    expect(prompt).to_have_class(re.compile(r"\bfolded\b"))
+    expect(fold).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("#prompt .prompt-text")).to_be_visible()
+    expect(page.locator("#prompt #confirm")).to_be_hidden()
+    folded = box(page, "#prompt")["height"]
+    assert folded <= 80 and folded < unfolded, (folded, unfolded)
+    assert all(uncovered())
+    page.locator("#me .perm[data-name='Yuan-Ti Malison'] >> nth=0 >> .perm-name").tap()
+    page.locator("#opponent .perm[data-name='Veteran Dungeoneer'] >> nth=0 >> .perm-name").tap()
+    expect(page.locator("#prompt input[type=checkbox]:checked")).to_have_count(1)
+    expect(prompt).to_have_class(re.compile(r"\bfolded\b"))
+    fold.tap()
+    expect(page.locator("#prompt #confirm")).to_be_visible()
+    expect(page.locator("#prompt .block-pairs li")).to_have_count(1)
 
 
 def test_the_phone_shows_the_stack_just_above_the_prompt(open_as):

@@ -1,7 +1,8 @@
 """A finished game's replay in Debian's Chromium: stepping with the buttons and the keyboard,
-jumping to a turn, scrubbing, playing, following a shared link to the same point and starting a
-new game from a point; on a desktop window and on a phone-sized touch screen. The desktop run
-also takes the README's picture of a replay with its life chart."""
+jumping to a turn, scrubbing, playing (the address follows every point shown), following a
+shared link to the same point and starting a new game from a point; on a desktop window and on
+a phone-sized touch screen. The desktop run also takes the README's picture of a replay with
+its life chart."""
 
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ def walk_through(open_page, base: str, shape: dict, touch: bool):
     page.goto(f"{base}/g/{game.code}/replay/")
     expect(page.locator("#replay-point")).to_have_attribute("data-at", str(last))
     expect(page.locator("#replay-play")).to_be_visible()  # the script is running
+    assert page.url.endswith(f"?at={last}")  # the address names the point shown, the last
     expect(page.locator("#life-chart")).to_be_visible()
     assert page.locator(".replay-hand").count() == 2  # the game is over: both hands
 
@@ -113,6 +115,8 @@ def walk_through(open_page, base: str, shape: dict, touch: bool):
     page.wait_for_function("Number(document.getElementById('replay-point').dataset.at) > 300")
     press_or_tap(page, "#replay-play", touch)
     expect(page.locator("#replay-play")).to_have_text("Play")
+    page.wait_for_timeout(300)  # a step under way when paused lands
+    assert page.url.endswith(f"?at={at(page)}")  # playing moved the address along
 
     # Back in the browser's history goes to the point before.
     stopped = at(page)

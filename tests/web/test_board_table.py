@@ -72,8 +72,8 @@ def test_a_target_says_whose_it_is_and_no_choice_is_styled_as_recommended(player
 def test_the_log_says_whose_a_target_is_in_each_viewers_words(players):
     alice, bob = players
     game = start_from_text(alice, bob, position_text("ward_payment.yaml"))
+    # Varis is the only legal target: the choice is made for alice (a forced answer).
     game = answer(game, alice, "cast Power Word Kill")
-    game = answer(game, alice, "Varis, Silverymoon Ranger")
     bobs = seat_name(game, bob)
     line = f"casts Power Word Kill targeting {bobs}'s Varis, Silverymoon Ranger"
     assert any(line in entry for entry in view(game, None).log_lines)  # a spectator: the names
@@ -177,6 +177,7 @@ def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
     v = view(game, alice)
     shown = sorted(o.display for o in v.prompt.options)
     assert shown == ["Bob's Zombie Ogre #1 (untapped)", "Bob's Zombie Ogre #2 (tapped)"]
+    assert v.prompt.groups == ()  # one side's things: no group headers
     # Each Ogre carries its own button, which says what clicking it does and which one it is.
     buttons = [o.short for p in v.top.creatures for o in p.actions]
     assert sorted(buttons) == ["target #1", "target #2"]
@@ -353,3 +354,33 @@ def test_a_choice_among_identical_cards_in_the_hand_is_one_button_with_their_num
     assert len(prompt.options) == 8
     panel = render(game, alice, "prompt")
     assert panel.count(">Forest (3) <kbd") == 1 and ">Forest #" not in panel
+
+
+def test_a_list_of_targets_is_grouped_by_side_in_the_tables_order(players):
+    """The other player's things first (the top of the table), then the viewer's, each under
+    its side's name; the keys follow the list as shown, and the engine's ids and labels (what a
+    scenario file answers with) stay as they are."""
+    alice, bob = players
+    game = start_from_text(alice, bob, position_text("busy_table.yaml"))
+    game = answer(game, alice, "cast Rally Maneuver")
+    engine_order = [(o.id, o.label) for o in pending(game).options]
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "choose_targets"
+    assert [g.title for g in prompt.groups] == ["Bob's side", "Your side"]
+    theirs, mine = ([o.display for o in g.options] for g in prompt.groups)
+    assert theirs == [
+        "Bob's Acererak the Archlich",
+        "Bob's Yuan-Ti Fang-Blade",
+        "Bob's Clattering Skeletons",
+    ]
+    assert mine == [
+        "your Varis, Silverymoon Ranger",
+        "your Cloister Gargoyle",
+        "your Nadaar, Selfless Paladin",
+    ]
+    assert [o.display for o in prompt.options] == theirs + mine
+    assert [o.key for o in prompt.options] == ["1", "2", "3", "4", "5", "6"]
+    assert sorted((o.id, o.label) for o in prompt.options) == sorted(engine_order)
+    html = render(game, alice, "prompt")
+    assert html.index("Bob&#39;s side") < html.index("Bob&#39;s Acererak") < html.index("Your side")
+    assert html.index("Your side") < html.index("your Varis")
