@@ -32,6 +32,7 @@ from game.models import Game, Player, Seat
 from game.runtime.thinking import Job
 
 from .actions import submit_answer
+from .computer_limit import check_room_for_computer_game
 from .engines import key_of, reading
 from .errors import ActionRefused
 from .lifecycle import dungeon_dicts_in_play, start_game
@@ -80,7 +81,8 @@ def create_computer_game(
     at: datetime | None = None,
 ) -> Game:
     """A game between `player` and the computer of `level`, started at once (no clock: the
-    computer never runs out of time, and a person playing it alone needs none)."""
+    computer never runs out of time, and a person playing it alone needs none). Refused beyond
+    the player's share of running games against the computer (`computer_limit`)."""
     if player.is_computer:
         raise ActionRefused("The computer does not start games.", "bad_input")
     if not deck or not computer_deck:
@@ -88,6 +90,7 @@ def create_computer_game(
     at = at or timezone.now()
     computer = computer_player(level)
     with transaction.atomic():
+        check_room_for_computer_game(player)
         game = Game.objects.create(created_by=player, dungeons=dungeon_dicts_in_play())
         Seat.objects.create(game=game, player=player, position=0, deck_name=deck_name, deck=deck)
         Seat.objects.create(

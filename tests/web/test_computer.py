@@ -180,6 +180,36 @@ def test_a_rematch_against_the_computer_seats_it_again(alice):
     assert new.status == Game.ACTIVE and isinstance(new.setup["computer_secret"], int)
 
 
+def test_a_player_runs_at_most_three_games_against_the_computer_at_once(alice, bob):
+    """The computer's thinking is shared between players: a fourth running game is refused
+    with a message, by every way of starting one; a game that ends makes room, and another
+    player's games are their own."""
+    games = [start_against_computer(alice, level) for level in ("easy", "medium", "hard")]
+    with pytest.raises(services.ActionRefused) as refused:
+        start_against_computer(alice)
+    assert refused.value.code == "computer_games"
+    assert "3 games against the computer in progress" in refused.value.message
+    assert Game.objects.filter(seats__player=alice).count() == 3  # nothing was made
+    start_against_computer(bob)  # bob's share is his own
+    services.concede(games[0].pk, alice)
+    fourth = start_against_computer(alice)  # a finished game makes room
+    # A rematch of the finished game, a fourth running game, is refused too.
+    with pytest.raises(services.ActionRefused) as refused:
+        services.rematch(games[0].pk, alice)
+    assert refused.value.code == "computer_games"
+    assert not Game.objects.filter(rematch_of=games[0]).exists()
+    services.concede(fourth.pk, alice)
+    assert services.rematch(games[0].pk, alice).status == Game.ACTIVE
+
+
+def test_the_limit_of_games_against_the_computer_is_a_setting(alice, settings):
+    settings.VENTURE_COMPUTER_GAMES_PER_PLAYER = 1
+    start_against_computer(alice)
+    with pytest.raises(services.ActionRefused) as refused:
+        start_against_computer(alice, "hard")
+    assert "1 game against the computer in progress" in refused.value.message
+
+
 # the pages ---------------------------------------------------------------------------------------
 def login(client, player: Player) -> None:
     client.force_login(player.user)
@@ -203,6 +233,23 @@ def test_the_lobby_offers_the_computer_and_starts_a_game_against_it(client, alic
     assert computer.player.computer_level == "medium" and computer.deck_name in STARTER_DECKS
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Computer (Medium)" in page and "computer · Medium" in page
+
+
+def test_the_lobby_form_says_why_a_fourth_game_against_the_computer_does_not_start(client, alice):
+    login(client, alice)
+    form = {
+        "computer-deck": "Varis (green-white)",
+        "computer-computer_deck": "__random__",
+        "computer-level": "hard",
+    }
+    for _ in range(3):
+        assert client.post("/games/computer/", form).status_code == 302
+    response = client.post("/games/computer/", form)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="play-computer"' in html
+    assert "3 games against the computer in progress" in html
+    assert "finish or concede one of them" in html
+    assert Game.objects.count() == 3
 
 
 def test_a_bad_level_is_refused_on_the_form_and_starts_nothing(client, alice):
