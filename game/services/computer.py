@@ -111,13 +111,16 @@ def computer_seat(seats: list[Seat]) -> Seat | None:
 @dataclass(frozen=True)
 class Turn:
     """A decision the computer is to make: what to think about (`job`), and what answering it
-    takes (the version it was made at, its player, since when it has been waiting)."""
+    takes (the version it was made at, its player, since when it has been waiting). `owner_id`
+    is the person the computer plays there: the thinking is shared out by them
+    (game/computer_turns.py)."""
 
     job: Job
     game_id: int
     version: int
     player_id: int
     since: datetime | None
+    owner_id: int | None = None
 
     @property
     def action_id(self) -> str:
@@ -137,13 +140,11 @@ def computer_turn(game_id: int) -> Turn | None:
     game = Game.objects.filter(pk=game_id, status=Game.ACTIVE).first()
     if game is None or not game.deciding:
         return None
-    seat = (
-        Seat.objects.filter(game=game, engine_name=game.deciding, player__computer_level__gt="")
-        .select_related("player")
-        .first()
-    )
+    seats = list(Seat.objects.filter(game=game).select_related("player"))
+    seat = next((s for s in seats if s.engine_name == game.deciding and s.player.is_computer), None)
     if seat is None:
         return None
+    owner = next((s.player_id for s in seats if not s.player.is_computer), None)
     # The process's engine (cached, or caught up: the answer will need it anyway) gives the
     # log and the setup without reading or rebuilding them for every decision.
     with reading(game) as engine:
@@ -160,7 +161,7 @@ def computer_turn(game_id: int) -> Turn | None:
         level=seat.player.computer_level,
         seed=decision_seed(secret, game.pk, game.version),
     )
-    return Turn(job, game.pk, game.version, seat.player_id, game.computer_since)
+    return Turn(job, game.pk, game.version, seat.player_id, game.computer_since, owner)
 
 
 def answer_for_computer(turn: Turn, answer: str | list[str]) -> bool:

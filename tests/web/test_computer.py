@@ -5,6 +5,7 @@ found again (docs/architecture.md, "The computer opponent")."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from unittest import mock
@@ -117,6 +118,7 @@ def test_a_turn_handed_out_twice_is_applied_once(alice):
     first = services.computer_turn(game.pk)
     second = services.computer_turn(game.pk)  # another worker took the same message
     assert first == second
+    assert first.owner_id == alice.pk  # whose share of the thinking it is
     a, b = thinking.think(first.job), thinking.think(second.job)
     assert a == b  # the same seed: the same answer
     assert services.answer_for_computer(first, a) is True
@@ -319,7 +321,6 @@ def test_a_thinking_process_catches_its_copy_up_or_replays_when_the_log_is_not_i
 def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_up(settings):
     """`play_turn` waits out VENTURE_COMPUTER_DELAY_SECONDS from the moment the decision came
     up (thinking included), and no longer once that moment is past."""
-    import asyncio
     import time
 
     from game import computer_turns
@@ -381,3 +382,60 @@ def test_the_computer_is_asked_at_the_other_players_end_step(alice, bob):
     computer = services.computer_player("medium")
     assert _after_alices_main_2(alice, computer) == ("Computer (Medium)", "end", 4)
     assert _after_alices_main_2(alice, bob) == ("bob", "precombat_main", 5)
+
+
+def test_the_thinking_is_shared_round_robin_between_players():
+    """One thought at a time: alice has five waiting, bob two that came after them. Bob's go
+    in turn with hers (first come, first served, they waited behind all five)."""
+    from game.runtime.round_robin import RoundRobin
+
+    started: list[str] = []
+
+    async def play() -> list[str]:
+        gate = asyncio.Event()
+
+        async def work(item: str) -> str:
+            started.append(item)
+            if item == "a1":
+                await gate.wait()
+            return item.upper()
+
+        shared = RoundRobin(1, work)
+        waits = [asyncio.create_task(shared.run("alice", f"a{i}")) for i in range(1, 6)]
+        await asyncio.sleep(0)
+        waits += [asyncio.create_task(shared.run("bob", f"b{i}")) for i in (1, 2)]
+        await asyncio.sleep(0)
+        gate.set()
+        return await asyncio.gather(*waits)
+
+    assert asyncio.run(play()) == ["A1", "A2", "A3", "A4", "A5", "B1", "B2"]
+    assert started == ["a1", "a2", "b1", "a3", "b2", "a4", "a5"]
+
+
+def test_the_shared_thinking_runs_as_many_at_once_as_it_has_slots_and_drops_abandoned_ones():
+    from game.runtime.round_robin import RoundRobin
+
+    running, most, started = 0, 0, []
+
+    async def work(item: int) -> int:
+        nonlocal running, most
+        started.append(item)
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.01)
+        running -= 1
+        if item == 3:
+            raise ValueError("a thought that fails")
+        return item
+
+    async def play() -> list:
+        shared = RoundRobin(2, work)
+        waits = [asyncio.create_task(shared.run(n % 3, n)) for n in range(9)]
+        await asyncio.sleep(0)
+        waits[8].cancel()  # its socket closed: it never runs
+        return await asyncio.gather(*waits, return_exceptions=True)
+
+    results = asyncio.run(play())
+    assert most == 2 and 8 not in started and sorted(started) == list(range(8))
+    assert isinstance(results[3], ValueError) and isinstance(results[8], asyncio.CancelledError)
+    assert [r for n, r in enumerate(results) if n not in (3, 8)] == [0, 1, 2, 4, 5, 6, 7]
