@@ -1,4 +1,6 @@
-"""The computer's levels against each other and against the uniformly random bot.
+"""The computer's levels against each other, against the uniformly random bot and against the
+scripted opponents of `bench/scripted.py` (`aggro`, `turtle`, `burn`: Medium with one fixed
+habit, to find out whether a level can be exploited by it; e.g. `--pairings medium:aggro`).
 
 Each pairing plays N games over the four preset decks: deal k uses deck pair k (all sixteen
 ordered pairs in turn) and whole-number seed `--seed + k`, and is played twice with the seats
@@ -36,13 +38,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._stats import ms, quantile
 from bench.engine import baseline_ops_per_s
+from bench.scripted import SCRIPTED, scripted_answer
 from dungeons.official import official_dungeons
 from game.ai import LEVELS, decide
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.game import Engine, GameSetup
 
-PLAYERS = ("random", *LEVELS)
+PLAYERS = ("random", *LEVELS, *SCRIPTED)
 # The pairings the issue's targets name, with games enough for each interval to clear one half.
 DEFAULT_PAIRINGS = (("easy", "random", 64), ("medium", "easy", 256), ("hard", "medium", 64))
 MAX_DECISIONS = 6000
@@ -78,10 +81,7 @@ def play_game(task: tuple[str, str, int, int, int]) -> dict:
         d = game.pending
         who = level[d.player]
         t0, c0 = time.perf_counter(), time.process_time()
-        if who == "random":
-            answer = random_answer(d, rng)
-        else:
-            answer = decide(who, game, d.player, seed * 100003 + n)
+        answer = player_answer(who, game, rng, seed * 100003 + n)
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
         wall[who].append(dt)
         cpu[who].append(dc)
@@ -103,6 +103,18 @@ def play_game(task: tuple[str, str, int, int, int]) -> dict:
         "cpu": cpu,
         "nontrivial": hard_wall,
     }
+
+
+def player_answer(who: str, game: Engine, rng: random.Random, seed: int) -> str | list[str]:
+    """The answer of `who` (the random bot, a level or a scripted opponent) to the pending
+    decision."""
+    d = game.pending
+    assert d is not None
+    if who == "random":
+        return random_answer(d, rng)
+    if who in SCRIPTED:
+        return scripted_answer(who, game, d.player, seed)
+    return decide(who, game, d.player, seed)
 
 
 def summarise(times: dict[str, list[float]]) -> dict[str, dict[str, float | int | None]]:
