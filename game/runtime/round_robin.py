@@ -2,14 +2,14 @@
 one thought per player in turn (game/computer_turns.py says who an owner is and what runs).
 
 Guarantees. `await rr.run(owner, item)` gives what `work(item)` returned (or raises what it
-raised). At most `slots` works run at once. When a slot frees, it goes to the next owner in the
-rotation who has work waiting, and that owner's oldest item; an owner who gets a slot goes to the
-back of the rotation, one who comes to wait joins it at the back. So while k owners have work
-waiting, an item waits for at most k - 1 items of other owners to start before its owner's
-turn comes, however many each of them has queued (first come, first served by item would make
-it wait behind all of them), plus the ones running when it came. An item whose caller stopped
-waiting (its task cancelled) is dropped without running. Everything happens on one event loop:
-`run` is called from it, and no lock is needed.
+raised). At most `slots` works run at once. When a slot frees, it goes to the owner with work
+waiting who got a slot least recently (one who never did, or too long ago to be remembered,
+first), and to that owner's oldest item. So while k owners have work waiting, an item waits for
+at most k - 1 items of other owners to start before its own owner's turn, however many each of
+them has queued, plus the ones already running when it came (first come, first served, it waited
+behind all of them). An item whose caller stopped waiting (its task cancelled) is dropped
+without running. Everything happens on one event loop: `run` is called from it, and no lock is
+needed.
 
 Private APIs: none (asyncio).
 
@@ -20,9 +20,11 @@ another player's one, docs/performance.md) against a copy whose `run` starts `wo
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
+
+REMEMBERED = 10_000  # owners whose last slot is remembered; the others count as never served
 
 
 class RoundRobin[O: Hashable, T]:
@@ -31,9 +33,10 @@ class RoundRobin[O: Hashable, T]:
         self.work = work
         self.running = 0
         self.tasks: set[asyncio.Task[None]] = set()  # held: the loop keeps only weak references
-        # Each owner's items, oldest first; the dict's order is the rotation (the next owner to
-        # get a slot first).
-        self.waiting: dict[O, deque[tuple[T, asyncio.Future[Any]]]] = {}
+        self.waiting: dict[O, deque[tuple[T, asyncio.Future[Any]]]] = {}  # oldest item first
+        # When each owner last got a slot (a count of slots given), least recent first.
+        self.served: OrderedDict[O, int] = OrderedDict()
+        self.given = 0
 
     async def run(self, owner: O, item: T) -> Any:
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -43,13 +46,19 @@ class RoundRobin[O: Hashable, T]:
 
     def _start_next(self) -> None:
         while self.running < self.slots and self.waiting:
-            owner = next(iter(self.waiting))
-            queue = self.waiting.pop(owner)
+            # `min` keeps the first of equals: among owners never served, the first to wait.
+            owner = min(self.waiting, key=lambda o: self.served.get(o, -1))
+            queue = self.waiting[owner]
             item, done = queue.popleft()
-            if queue:
-                self.waiting[owner] = queue  # the back of the rotation
+            if not queue:
+                del self.waiting[owner]
             if done.done():  # its caller stopped waiting
                 continue
+            self.given += 1
+            self.served[owner] = self.given
+            self.served.move_to_end(owner)
+            if len(self.served) > REMEMBERED:
+                self.served.popitem(last=False)
             self.running += 1
             task = asyncio.get_running_loop().create_task(self._one(item, done))
             self.tasks.add(task)

@@ -386,7 +386,8 @@ def test_the_computer_is_asked_at_the_other_players_end_step(alice, bob):
 
 def test_the_thinking_is_shared_round_robin_between_players():
     """One thought at a time: alice has five waiting, bob two that came after them. Bob's go
-    in turn with hers (first come, first served, they waited behind all five)."""
+    in turn with hers, his first since she was just served (first come, first served, they
+    waited behind all five)."""
     from game.runtime.round_robin import RoundRobin
 
     started: list[str] = []
@@ -409,7 +410,7 @@ def test_the_thinking_is_shared_round_robin_between_players():
         return await asyncio.gather(*waits)
 
     assert asyncio.run(play()) == ["A1", "A2", "A3", "A4", "A5", "B1", "B2"]
-    assert started == ["a1", "a2", "b1", "a3", "b2", "a4", "a5"]
+    assert started == ["a1", "b1", "a2", "b2", "a3", "a4", "a5"]
 
 
 def test_the_shared_thinking_runs_as_many_at_once_as_it_has_slots_and_drops_abandoned_ones():
