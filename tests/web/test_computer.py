@@ -440,3 +440,40 @@ def test_the_shared_thinking_runs_as_many_at_once_as_it_has_slots_and_drops_aban
     assert most == 2 and 8 not in started and sorted(started) == list(range(8))
     assert isinstance(results[3], ValueError) and isinstance(results[8], asyncio.CancelledError)
     assert [r for n, r in enumerate(results) if n not in (3, 8)] == [0, 1, 2, 4, 5, 6, 7]
+
+
+def test_a_server_shares_its_thinking_between_the_people_the_computer_plays(settings):
+    """The server's runner keys the shared thinking by the person each game is against: the
+    crowd's turns came first, bob's single one goes next after the one running."""
+    from game import computer_turns
+
+    settings.VENTURE_COMPUTER_PROCESSES = 1
+    started: list[int] = []
+
+    async def play() -> None:
+        gate = asyncio.Event()
+
+        async def think(job) -> str:
+            started.append(job)
+            if len(started) == 1:
+                await gate.wait()
+            return "pass"
+
+        with mock.patch.object(computer_turns, "think_in_child", think):
+            runner = computer_turns.ServerRunner(asyncio.get_running_loop())
+
+        def turn(game: int, owner: int) -> services.Turn:
+            # The job stands for itself here: the fake thinking records which game it was.
+            return services.Turn(
+                job=game, game_id=game, version=1, player_id=99, since=None, owner_id=owner
+            )
+
+        waits = [asyncio.create_task(runner.think(turn(game, owner=1))) for game in range(1, 6)]
+        await asyncio.sleep(0)
+        waits.append(asyncio.create_task(runner.think(turn(6, owner=2))))
+        await asyncio.sleep(0)
+        gate.set()
+        await asyncio.gather(*waits)
+
+    asyncio.run(play())
+    assert started == [1, 6, 2, 3, 4, 5]
