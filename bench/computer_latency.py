@@ -201,6 +201,8 @@ async def play_crowd_slot(
                 raise RuntimeError(outcome.error)
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
+        if not me.over:  # the phase is over: this game makes room for the next phase's
+            await asyncio.to_thread(browser.post, f"/g/{code}/act/", {"action": "concede"})
         await me.close()
     return True
 
@@ -243,7 +245,6 @@ async def measure_crowd(server: _servers.Daphne, args: argparse.Namespace) -> di
             "crowd_slots_refused": crowd_games - sum(started[len(slots) :]),
             "load_1min": round(os.getloadavg()[0], 1),
         }
-        # The phase's last games stay unfinished, waiting for their bots: no thinking.
         log(f"{phase}: {out[phase]}")
     alone, busy = out["alone"]["bob"]["p95_ms"], out["crowd"]["bob"]["p95_ms"]
     if alone and busy:
