@@ -212,6 +212,23 @@ def test_the_limit_of_games_against_the_computer_is_a_setting(alice, settings):
     assert "1 game against the computer in progress" in refused.value.message
 
 
+def test_playing_on_from_a_replay_against_the_computer_counts_towards_the_limit(
+    alice, bob, settings
+):
+    from .replay_helpers import played_game
+
+    settings.VENTURE_COMPUTER_GAMES_PER_PLAYER = 1
+    game, _ = played_game(alice, bob, seed=30, answers=60)
+    at = services.timeline(game, alice).nearest_writable(50)
+    running = start_against_computer(alice)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.play_on(game.pk, alice, at, level="easy")
+    assert refused.value.code == "computer_games"
+    assert services.play_on(game.pk, alice, at).status == Game.OPEN  # against a friend: no limit
+    services.concede(running.pk, alice)
+    assert services.play_on(game.pk, alice, at, level="easy").status == Game.ACTIVE
+
+
 # the pages ---------------------------------------------------------------------------------------
 def login(client, player: Player) -> None:
     client.force_login(player.user)
