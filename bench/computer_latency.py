@@ -6,7 +6,8 @@
 For each mode it starts one embedded Daphne (SQLite in a temporary folder, the in-memory channel
 layer: Venture as `make run` serves it) that thinks for the computer itself:
 
-- `process`: in a spawned child process (VENTURE_COMPUTER_PROCESSES=1, the default);
+- `process`: in spawned child processes (VENTURE_COMPUTER_PROCESSES=`--processes`, default 1,
+  the server's default);
 - `thread`: in a thread of the server process (VENTURE_COMPUTER_PROCESSES=0).
 
 `--games` games between two bots play over real websockets, each bot answering what its page
@@ -310,7 +311,7 @@ def run_mode(mode: str, args: argparse.Namespace, limit: int | None = None) -> d
         env = _servers.server_env(
             url,
             VENTURE_COMPUTER="server",
-            VENTURE_COMPUTER_PROCESSES="1" if mode == "process" else "0",
+            VENTURE_COMPUTER_PROCESSES=str(args.processes) if mode == "process" else "0",
             VENTURE_COMPUTER_DELAY_SECONDS="0",
             **extra,
         )
@@ -332,6 +333,9 @@ def main() -> None:
     parser.add_argument("--modes", default="process,thread")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--processes", type=int, default=1, help="VENTURE_COMPUTER_PROCESSES of the process mode"
+    )
+    parser.add_argument(
         "--case", default="others", choices=("others", "crowd"), help="what is measured"
     )
     parser.add_argument("--crowd", type=int, default=12, help="games the crowd tries to run")
@@ -346,6 +350,7 @@ def main() -> None:
         "level": args.level,
         "pace": args.pace,
         "duration": args.duration,
+        "processes": args.processes,
         "modes": {},
     }
     for mode in args.modes.split(","):
