@@ -1,4 +1,6 @@
-"""The computer's levels against each other and against the uniformly random bot.
+"""The computer's levels against each other, against the uniformly random bot and against the
+scripted opponents of `bench/scripted.py` (`aggro`, `turtle`, `burn`: Medium with one fixed
+habit, to find out whether a level can be exploited by it; e.g. `--pairings medium:aggro`).
 
 Each pairing plays N games over the four preset decks: deal k uses deck pair k (all sixteen
 ordered pairs in turn) and whole-number seed `--seed + k`, and is played twice with the seats
@@ -41,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._stats import ms, quantile
 from bench.engine import baseline_ops_per_s
+from bench.scripted import SCRIPTED, scripted_answer
 from dungeons.official import official_dungeons
 from game.ai import LEVELS, decide
 from game.ai.checked import THINK_SECONDS
@@ -49,7 +52,7 @@ from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.game import Engine, GameSetup
 
-PLAYERS = ("random", *LEVELS)
+PLAYERS = ("random", *LEVELS, *SCRIPTED)
 # The pairings the issue's targets name, with games enough for each interval to clear one half.
 DEFAULT_PAIRINGS = (("easy", "random", 64), ("medium", "easy", 256), ("hard", "medium", 64))
 MAX_DECISIONS = 6000
@@ -89,11 +92,7 @@ def play_game(task: tuple[str, str, int, int, int, float]) -> dict:
         who = level[d.player]
         decision_seed = seed * 100003 + n
         t0, c0 = time.perf_counter(), time.process_time()
-        if who == "random":
-            answer = random_answer(d, rng)
-        else:
-            deadline = time.monotonic() + think_s if who == "hard" and think_s else None
-            answer = decide(who, game, d.player, decision_seed, deadline=deadline)
+        answer = player_answer(who, game, rng, decision_seed, think_s)
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
         wall[who].append(dt)
         cpu[who].append(dc)
@@ -120,6 +119,21 @@ def play_game(task: tuple[str, str, int, int, int, float]) -> dict:
         "searched_wall": searched_wall,
         "searched_cpu": searched_cpu,
     }
+
+
+def player_answer(
+    who: str, game: Engine, rng: random.Random, seed: int, think_s: float = 0.0
+) -> str | list[str]:
+    """The answer of `who` (the random bot, a level or a scripted opponent) to the pending
+    decision; Hard's deadline is `think_s` after it is asked (none at 0)."""
+    d = game.pending
+    assert d is not None
+    if who == "random":
+        return random_answer(d, rng)
+    if who in SCRIPTED:
+        return scripted_answer(who, game, d.player, seed)
+    deadline = time.monotonic() + think_s if who == "hard" and think_s else None
+    return decide(who, game, d.player, seed, deadline=deadline)
 
 
 def summarise(times: dict[str, list[float]]) -> dict[str, dict[str, float | int | None]]:

@@ -11,12 +11,16 @@ it was thought at and a fixed action id, so a turn taken twice is applied once.
 - VENTURE_COMPUTER=server (the default, and the embedded setup): each Daphne process thinks for
   the computer itself, in child processes (game/runtime/thinking.py), so its event loop and its
   database thread never wait for a thought. `ServerRunner` takes the turns `store.commit` hands
-  out (services.set_computer_runner) on the server's event loop, one game at a time per game.
+  out (services.set_computer_runner) on the server's event loop, one game at a time per game,
+  and shares its thinking round-robin between the players the computer plays.
 - VENTURE_COMPUTER=worker (at scale, with REDIS_URL): turns are messages on the channel
   `venture-computer` of the "computer" channel layer (channels-redis's core layer: a message
   waits in Redis for one worker), and `manage.py runworker --layer computer venture-computer`
   processes take them, each one at a time (`ComputerConsumer`), thinking in a thread of their
-  own. Any number of workers share the work.
+  own. Any number of workers share the work, first come, first served: the fairness between
+  players there is the cap on each player's running games (services/computer_limit.py). A game
+  has at most one pending decision, so one player has at most that many turns in the queue at
+  any moment, and a turn waits behind at most that many of each other player's.
 
 Either way every server process keeps watch (`keep_watch`), started as Daphne's reactor starts
 running (game/asgi.py) or else by the first request or socket it serves (`start`): it first
@@ -44,12 +48,13 @@ from django.utils import timezone
 from . import services
 from .runtime import thinking
 from .runtime.dbpool import in_pool
+from .runtime.round_robin import RoundRobin
 
 log = logging.getLogger(__name__)
 
 WATCH_EVERY_SECONDS = 5.0
 
-Think = Callable[[thinking.Job], Awaitable[Any]]
+Think = Callable[[services.Turn], Awaitable[Any]]
 
 
 async def think_in_child(job: thinking.Job) -> Any:
@@ -62,6 +67,11 @@ async def think_in_thread(job: thinking.Job) -> Any:
     return await asyncio.to_thread(thinking.think, job)
 
 
+async def think_here(turn: services.Turn) -> Any:
+    """A worker's thinking: in a thread of its own, one turn at a time."""
+    return await think_in_thread(turn.job)
+
+
 async def play_turn(game_id: int, think: Think) -> bool:
     """Take the computer's pending decision in `game_id`, if it has one: think, wait for the
     delay, answer. True when an answer was applied."""
@@ -69,7 +79,7 @@ async def play_turn(game_id: int, think: Think) -> bool:
     if turn is None:
         return False
     started = time.monotonic()
-    answer = await think(turn.job)
+    answer = await think(turn)
     thought = time.monotonic() - started
     waited = (timezone.now() - turn.since).total_seconds() if turn.since else thought
     rest = settings.VENTURE_COMPUTER_DELAY_SECONDS - max(waited, thought)
@@ -93,23 +103,35 @@ class ComputerConsumer(AsyncConsumer):
 
     async def computer_turn(self, message: dict[str, Any]) -> None:
         try:
-            await play_turn(int(message["game"]), think_in_thread)
+            await play_turn(int(message["game"]), think_here)
         except Exception:  # the watchdog hands the turn out again
             log.exception("the computer's turn in game %s failed", message.get("game"))
 
 
 class ServerRunner:
     """Thinks for the computer inside a server process, on its event loop: a task per game
-    with a decision pending, which goes on while the computer is to decide."""
+    with a decision pending, which goes on while the computer is to decide.
+
+    The thinking is shared round-robin between the people the computer plays (`RoundRobin`,
+    keyed by `Turn.owner_id`): at most VENTURE_COMPUTER_PROCESSES thoughts run at once (one in
+    a thread with 0 processes), and a free one goes to the next player in turn, so a player's
+    turn waits for at most one thought of each other player with one waiting, however many
+    games they run (first come, first served, it waited behind every one of them)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.busy: set[int] = set()
         self.again: set[int] = set()  # handed out while busy: look once more before stopping
         self.tasks: set[asyncio.Task[None]] = set()
+        processes = settings.VENTURE_COMPUTER_PROCESSES
         # 0 processes: in a thread of the server, which holds the server's interpreter lock
         # while it thinks (bench/computer_latency.py measures both).
-        self.think = think_in_child if settings.VENTURE_COMPUTER_PROCESSES > 0 else think_in_thread
+        self.shared: RoundRobin[int | None, thinking.Job] = RoundRobin(
+            processes, think_in_child if processes > 0 else think_in_thread
+        )
+
+    async def think(self, turn: services.Turn) -> Any:
+        return await self.shared.run(turn.owner_id, turn.job)
 
     def hand(self, game_id: int) -> None:
         """A turn for the game (from any thread: commits happen on the database thread)."""

@@ -51,6 +51,9 @@ Environment:
                           answer, so a person can follow (default 0.6)
     VENTURE_COMPUTER_TIMEOUT_SECONDS  a computer decision not answered this long after it was
                           handed out is handed out again (default 30: a worker died mid-thought)
+    VENTURE_COMPUTER_GAMES_PER_PLAYER  games against the computer one player may run at once
+                          (default 3; one more is refused with a message): the computer's
+                          thinking is shared between players (game/services/computer_limit.py)
 """
 
 import os
@@ -236,6 +239,7 @@ if os.environ.get("REDIS_URL"):
 VENTURE_COMPUTER_PROCESSES = int(os.environ.get("VENTURE_COMPUTER_PROCESSES", "1"))
 VENTURE_COMPUTER_DELAY_SECONDS = float(os.environ.get("VENTURE_COMPUTER_DELAY_SECONDS", "0.6"))
 VENTURE_COMPUTER_TIMEOUT_SECONDS = float(os.environ.get("VENTURE_COMPUTER_TIMEOUT_SECONDS", "30"))
+VENTURE_COMPUTER_GAMES_PER_PLAYER = int(os.environ.get("VENTURE_COMPUTER_GAMES_PER_PLAYER", "3"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -220,15 +220,19 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         _remember_import(player, form)
-        game = services.create_computer_game(
-            player,
-            deck_name=data["deck_name"],
-            deck=data["cards"],
-            level=data["level"],
-            computer_deck_name=data["computer_deck_name"],
-            computer_deck=data["computer_cards"],
-        )
-        return redirect(game)
+        try:
+            game = services.create_computer_game(
+                player,
+                deck_name=data["deck_name"],
+                deck=data["cards"],
+                level=data["level"],
+                computer_deck_name=data["computer_deck_name"],
+                computer_deck=data["computer_cards"],
+            )
+        except services.ActionRefused as e:  # too many games against it already
+            form.add_error(None, e.message)
+        else:
+            return redirect(game)
     return render(request, "computer.html", {"computer_form": form, "player": player})
 
 

@@ -6,7 +6,7 @@ the test suite are thin wrappers around `run_file` and `final_state`.
 """
 
 from .loader import Scenario, ScenarioError, load_scenario
-from .runner import Outcome, final_state, run_file, run_scenario
+from .runner import Outcome, final_state, reached, run_file, run_scenario
 
 __all__ = [
     "Outcome",
@@ -14,6 +14,7 @@ __all__ = [
     "ScenarioError",
     "final_state",
     "load_scenario",
+    "reached",
     "run_file",
     "run_scenario",
 ]

@@ -443,12 +443,17 @@ def run_file(path: str | Path) -> Outcome:
         return Outcome(str(path), "", False, [str(e)], error=e)
 
 
-def final_state(path: str | Path) -> dict[str, Any]:
-    """Set up, play the script, return the judge's state JSON (expectations ignored)."""
+def reached(path: str | Path) -> Engine:
+    """Set up, play the script, return the game where it stops (expectations ignored)."""
     scenario = load_scenario(path)
     game = build_game(scenario)
     play_script(scenario, game, checks=False)
-    return game.state_json()
+    return game
+
+
+def final_state(path: str | Path) -> dict[str, Any]:
+    """Set up, play the script, return the judge's state JSON (expectations ignored)."""
+    return reached(path).state_json()
 
 
 def scenario_files(paths: list[str]) -> list[Path]:

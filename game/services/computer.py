@@ -32,6 +32,7 @@ from game.models import Game, Player, Seat
 from game.runtime.thinking import Job
 
 from .actions import submit_answer
+from .computer_limit import check_room_for_computer_game
 from .engines import key_of, reading
 from .errors import ActionRefused
 from .lifecycle import dungeon_dicts_in_play, start_game
@@ -80,7 +81,8 @@ def create_computer_game(
     at: datetime | None = None,
 ) -> Game:
     """A game between `player` and the computer of `level`, started at once (no clock: the
-    computer never runs out of time, and a person playing it alone needs none)."""
+    computer never runs out of time, and a person playing it alone needs none). Refused beyond
+    the player's share of running games against the computer (`computer_limit`)."""
     if player.is_computer:
         raise ActionRefused("The computer does not start games.", "bad_input")
     if not deck or not computer_deck:
@@ -88,6 +90,7 @@ def create_computer_game(
     at = at or timezone.now()
     computer = computer_player(level)
     with transaction.atomic():
+        check_room_for_computer_game(player)
         game = Game.objects.create(created_by=player, dungeons=dungeon_dicts_in_play())
         Seat.objects.create(game=game, player=player, position=0, deck_name=deck_name, deck=deck)
         Seat.objects.create(
@@ -108,13 +111,16 @@ def computer_seat(seats: list[Seat]) -> Seat | None:
 @dataclass(frozen=True)
 class Turn:
     """A decision the computer is to make: what to think about (`job`), and what answering it
-    takes (the version it was made at, its player, since when it has been waiting)."""
+    takes (the version it was made at, its player, since when it has been waiting). `owner_id`
+    is the person the computer plays there: the thinking is shared out by them
+    (game/computer_turns.py)."""
 
     job: Job
     game_id: int
     version: int
     player_id: int
     since: datetime | None
+    owner_id: int | None = None
 
     @property
     def action_id(self) -> str:
@@ -134,13 +140,11 @@ def computer_turn(game_id: int) -> Turn | None:
     game = Game.objects.filter(pk=game_id, status=Game.ACTIVE).first()
     if game is None or not game.deciding:
         return None
-    seat = (
-        Seat.objects.filter(game=game, engine_name=game.deciding, player__computer_level__gt="")
-        .select_related("player")
-        .first()
-    )
+    seats = list(Seat.objects.filter(game=game).select_related("player"))
+    seat = next((s for s in seats if s.engine_name == game.deciding and s.player.is_computer), None)
     if seat is None:
         return None
+    owner = next((s.player_id for s in seats if not s.player.is_computer), None)
     # The process's engine (cached, or caught up: the answer will need it anyway) gives the
     # log and the setup without reading or rebuilding them for every decision.
     with reading(game) as engine:
@@ -157,7 +161,7 @@ def computer_turn(game_id: int) -> Turn | None:
         level=seat.player.computer_level,
         seed=decision_seed(secret, game.pk, game.version),
     )
-    return Turn(job, game.pk, game.version, seat.player_id, game.computer_since)
+    return Turn(job, game.pk, game.version, seat.player_id, game.computer_since, owner)
 
 
 def answer_for_computer(turn: Turn, answer: str | list[str]) -> bool:

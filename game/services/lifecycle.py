@@ -23,6 +23,7 @@ from game.models import Game, Player, Seat
 from game.scenario.loader import Scenario, ScenarioError, parse_scenario
 
 from .broadcast import notify_game_changed
+from .computer_limit import check_room_for_computer_game
 from .engines import engine_setup
 from .errors import ActionRefused
 from .players import acting_seat
@@ -203,6 +204,8 @@ def rematch(game_id: int, player: Player | None, *, at: datetime | None = None) 
                 seat.save(update_fields=["rematch_offered"])
                 notify_game_changed(old)  # the opponent's game-over screen shows the offer
             return old
+        if other.player.is_computer:
+            check_room_for_computer_game(seat.player)
         new = _start_rematch(old, created_by=other.player, at=at)
         notify_game_changed(old)  # both game-over screens lead to the rematch
     return new

@@ -35,6 +35,7 @@ from game.runtime.lru import LRU
 from game.scenario.export import position_file, unwritable
 
 from .computer import computer_player
+from .computer_limit import check_room_for_computer_game
 from .engines import LOG_SLICE, Logged, apply_log, engine_setup
 from .errors import ActionRefused
 from .lifecycle import check_scenario, create_game, join_game
@@ -354,6 +355,8 @@ def play_on(
     text = scenario_at(game, tl, k)
     start = check_scenario(text, f"venture-{game.code}-{k}.yaml", dungeons=game.dungeons)
     with transaction.atomic():
+        if level is not None:
+            check_room_for_computer_game(player)
         new = create_game(player, scenario=start, dungeons=game.dungeons, position=side)
         if level is not None:
             new = join_game(new.pk, computer_player(level))

@@ -1,4 +1,4 @@
-"""`manage.py scenario run|state`: exit codes and messages that name the line."""
+"""`manage.py scenario run|state|ask`: exit codes and messages that name the line."""
 
 from __future__ import annotations
 
@@ -75,3 +75,58 @@ def test_state_prints_the_judge_view(tmp_path):
     state = json.loads(result.stdout)
     assert state["players"]["bob"]["hand"] == ["Island"]
     assert state["pending"]["player"] == "alice"
+
+
+# ask: an AI bug report is a file -----------------------------------------------------------
+REMOVAL = """\
+name: Power Word Kill's target
+turn: {number: 5, active: bob, step: precombat_main}
+setup:
+  alice:
+    battlefield: [Swamp, Grizzled Outrider]
+  bob:
+    hand: [Power Word Kill]
+    battlefield: [Swamp, Swamp, Cloister Gargoyle]
+script:
+  - bob: cast Power Word Kill
+"""
+
+
+def test_ask_prints_the_decision_the_script_reaches_and_the_levels_answer(tmp_path):
+    f = tmp_path / "removal.yaml"
+    f.write_text(REMOVAL)
+    for level in ("easy", "medium", "hard"):
+        result = _manage("ask", str(f), "--level", level, "--seed", "7")
+        assert result.returncode == 0, result.stderr
+        asked = json.loads(result.stdout)
+        assert (asked["level"], asked["seed"]) == (level, 7)
+        decision = asked["decision"]
+        assert decision["player"] == "bob" and decision["kind"] == "choose_targets"
+        assert set(asked["answer"]) <= set(decision["options"]) and len(asked["answer"]) == 1
+        assert "Outrider" in asked["answer"][0], f"{level} aimed Power Word Kill at its own"
+        again = _manage("ask", str(f), "--level", level, "--seed", "7")
+        assert json.loads(again.stdout) == asked  # a report reproduces
+
+
+def test_ask_refuses_a_bad_file_an_ended_game_or_an_unknown_level_with_exit_2(tmp_path):
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(REMOVAL.replace("Power Word Kill]", "Power Word Kil]"))
+    result = _manage("ask", str(typo), "--level", "medium")
+    assert result.returncode == 2 and f"{typo}:7:" in result.stderr and not result.stdout
+
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text(REMOVAL.replace("bob: cast", "alice: cast"))
+    result = _manage("ask", str(wrong), "--level", "medium")
+    assert result.returncode == 2 and f"{wrong}:10:" in result.stderr
+
+    over = tmp_path / "over.yaml"
+    over.write_text("name: over\nscript:\n  - concede: alice\n")
+    result = _manage("ask", str(over), "--level", "hard")
+    assert result.returncode == 2 and "there is no decision to ask about" in result.stderr
+
+    missing = tmp_path / "nothing-here.yaml"
+    result = _manage("ask", str(missing), "--level", "easy")
+    assert result.returncode == 2 and "can't read the file" in result.stderr
+
+    result = _manage("ask", str(typo), "--level", "grandmaster")
+    assert result.returncode == 2 and "invalid choice: 'grandmaster'" in result.stderr

@@ -5,6 +5,7 @@ found again (docs/architecture.md, "The computer opponent")."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from unittest import mock
@@ -117,6 +118,7 @@ def test_a_turn_handed_out_twice_is_applied_once(alice):
     first = services.computer_turn(game.pk)
     second = services.computer_turn(game.pk)  # another worker took the same message
     assert first == second
+    assert first.owner_id == alice.pk  # whose share of the thinking it is
     a, b = thinking.think(first.job), thinking.think(second.job)
     assert a == b  # the same seed: the same answer
     assert services.answer_for_computer(first, a) is True
@@ -180,6 +182,53 @@ def test_a_rematch_against_the_computer_seats_it_again(alice):
     assert new.status == Game.ACTIVE and isinstance(new.setup["computer_secret"], int)
 
 
+def test_a_player_runs_at_most_three_games_against_the_computer_at_once(alice, bob):
+    """The computer's thinking is shared between players: a fourth running game is refused
+    with a message, by every way of starting one; a game that ends makes room, and another
+    player's games are their own."""
+    games = [start_against_computer(alice, level) for level in ("easy", "medium", "hard")]
+    with pytest.raises(services.ActionRefused) as refused:
+        start_against_computer(alice)
+    assert refused.value.code == "computer_games"
+    assert "3 games against the computer in progress" in refused.value.message
+    assert Game.objects.filter(seats__player=alice).count() == 3  # nothing was made
+    start_against_computer(bob)  # bob's share is his own
+    services.concede(games[0].pk, alice)
+    fourth = start_against_computer(alice)  # a finished game makes room
+    # A rematch of the finished game, a fourth running game, is refused too.
+    with pytest.raises(services.ActionRefused) as refused:
+        services.rematch(games[0].pk, alice)
+    assert refused.value.code == "computer_games"
+    assert not Game.objects.filter(rematch_of=games[0]).exists()
+    services.concede(fourth.pk, alice)
+    assert services.rematch(games[0].pk, alice).status == Game.ACTIVE
+
+
+def test_the_limit_of_games_against_the_computer_is_a_setting(alice, settings):
+    settings.VENTURE_COMPUTER_GAMES_PER_PLAYER = 1
+    start_against_computer(alice)
+    with pytest.raises(services.ActionRefused) as refused:
+        start_against_computer(alice, "hard")
+    assert "1 game against the computer in progress" in refused.value.message
+
+
+def test_playing_on_from_a_replay_against_the_computer_counts_towards_the_limit(
+    alice, bob, settings
+):
+    from .replay_helpers import played_game
+
+    settings.VENTURE_COMPUTER_GAMES_PER_PLAYER = 1
+    game, _ = played_game(alice, bob, seed=30, answers=60)
+    at = services.timeline(game, alice).nearest_writable(50)
+    running = start_against_computer(alice)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.play_on(game.pk, alice, at, level="easy")
+    assert refused.value.code == "computer_games"
+    assert services.play_on(game.pk, alice, at).status == Game.OPEN  # against a friend: no limit
+    services.concede(running.pk, alice)
+    assert services.play_on(game.pk, alice, at, level="easy").status == Game.ACTIVE
+
+
 # the pages ---------------------------------------------------------------------------------------
 def login(client, player: Player) -> None:
     client.force_login(player.user)
@@ -203,6 +252,23 @@ def test_the_lobby_offers_the_computer_and_starts_a_game_against_it(client, alic
     assert computer.player.computer_level == "medium" and computer.deck_name in STARTER_DECKS
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Computer (Medium)" in page and "computer · Medium" in page
+
+
+def test_the_lobby_form_says_why_a_fourth_game_against_the_computer_does_not_start(client, alice):
+    login(client, alice)
+    form = {
+        "computer-deck": "Varis (green-white)",
+        "computer-computer_deck": "__random__",
+        "computer-level": "hard",
+    }
+    for _ in range(3):
+        assert client.post("/games/computer/", form).status_code == 302
+    response = client.post("/games/computer/", form)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="play-computer"' in html
+    assert "3 games against the computer in progress" in html
+    assert "finish or concede one of them" in html
+    assert Game.objects.count() == 3
 
 
 def test_a_bad_level_is_refused_on_the_form_and_starts_nothing(client, alice):
@@ -272,7 +338,6 @@ def test_a_thinking_process_catches_its_copy_up_or_replays_when_the_log_is_not_i
 def test_the_computer_answers_no_sooner_than_the_delay_after_its_decision_came_up(settings):
     """`play_turn` waits out VENTURE_COMPUTER_DELAY_SECONDS from the moment the decision came
     up (thinking included), and no longer once that moment is past."""
-    import asyncio
     import time
 
     from game import computer_turns
@@ -334,3 +399,98 @@ def test_the_computer_is_asked_at_the_other_players_end_step(alice, bob):
     computer = services.computer_player("medium")
     assert _after_alices_main_2(alice, computer) == ("Computer (Medium)", "end", 4)
     assert _after_alices_main_2(alice, bob) == ("bob", "precombat_main", 5)
+
+
+def test_the_thinking_is_shared_round_robin_between_players():
+    """One thought at a time: alice has five waiting, bob two that came after them. Bob's go
+    in turn with hers, his first since she was just served (first come, first served, they
+    waited behind all five)."""
+    from game.runtime.round_robin import RoundRobin
+
+    started: list[str] = []
+
+    async def play() -> list[str]:
+        gate = asyncio.Event()
+
+        async def work(item: str) -> str:
+            started.append(item)
+            if item == "a1":
+                await gate.wait()
+            return item.upper()
+
+        shared = RoundRobin(1, work)
+        waits = [asyncio.create_task(shared.run("alice", f"a{i}")) for i in range(1, 6)]
+        await asyncio.sleep(0)
+        waits += [asyncio.create_task(shared.run("bob", f"b{i}")) for i in (1, 2)]
+        await asyncio.sleep(0)
+        gate.set()
+        return await asyncio.gather(*waits)
+
+    assert asyncio.run(play()) == ["A1", "A2", "A3", "A4", "A5", "B1", "B2"]
+    assert started == ["a1", "b1", "a2", "b2", "a3", "a4", "a5"]
+
+
+def test_the_shared_thinking_runs_as_many_at_once_as_it_has_slots_and_drops_abandoned_ones():
+    from game.runtime.round_robin import RoundRobin
+
+    running, most, started = 0, 0, []
+
+    async def work(item: int) -> int:
+        nonlocal running, most
+        started.append(item)
+        running += 1
+        most = max(most, running)
+        await asyncio.sleep(0.01)
+        running -= 1
+        if item == 3:
+            raise ValueError("a thought that fails")
+        return item
+
+    async def play() -> list:
+        shared = RoundRobin(2, work)
+        waits = [asyncio.create_task(shared.run(n % 3, n)) for n in range(9)]
+        await asyncio.sleep(0)
+        waits[8].cancel()  # its socket closed: it never runs
+        return await asyncio.gather(*waits, return_exceptions=True)
+
+    results = asyncio.run(play())
+    assert most == 2 and 8 not in started and sorted(started) == list(range(8))
+    assert isinstance(results[3], ValueError) and isinstance(results[8], asyncio.CancelledError)
+    assert [r for n, r in enumerate(results) if n not in (3, 8)] == [0, 1, 2, 4, 5, 6, 7]
+
+
+def test_a_server_shares_its_thinking_between_the_people_the_computer_plays(settings):
+    """The server's runner keys the shared thinking by the person each game is against: the
+    crowd's turns came first, bob's single one goes next after the one running."""
+    from game import computer_turns
+
+    settings.VENTURE_COMPUTER_PROCESSES = 1
+    started: list[int] = []
+
+    async def play() -> None:
+        gate = asyncio.Event()
+
+        async def think(job) -> str:
+            started.append(job)
+            if len(started) == 1:
+                await gate.wait()
+            return "pass"
+
+        with mock.patch.object(computer_turns, "think_in_child", think):
+            runner = computer_turns.ServerRunner(asyncio.get_running_loop())
+
+        def turn(game: int, owner: int) -> services.Turn:
+            # The job stands for itself here: the fake thinking records which game it was.
+            return services.Turn(
+                job=game, game_id=game, version=1, player_id=99, since=None, owner_id=owner
+            )
+
+        waits = [asyncio.create_task(runner.think(turn(game, owner=1))) for game in range(1, 6)]
+        await asyncio.sleep(0)
+        waits.append(asyncio.create_task(runner.think(turn(6, owner=2))))
+        await asyncio.sleep(0)
+        gate.set()
+        await asyncio.gather(*waits)
+
+    asyncio.run(play())
+    assert started == [1, 6, 2, 3, 4, 5]

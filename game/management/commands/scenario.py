@@ -1,5 +1,6 @@
-"""`manage.py scenario run FILE_OR_DIR...` and `manage.py scenario state FILE`
-(docs/scenarios.md)."""
+"""`manage.py scenario run FILE_OR_DIR...`, `manage.py scenario state FILE` (docs/scenarios.md)
+and `manage.py scenario ask FILE --level LEVEL [--seed N]` (docs/ai.md, "A bug report is a
+file")."""
 
 from __future__ import annotations
 
@@ -8,12 +9,17 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from game.scenario import ScenarioError, final_state, run_file
+from game.ai import LEVELS
+from game.ai.checked import answer_checked
+from game.scenario import ScenarioError, final_state, reached, run_file
 from game.scenario.runner import scenario_files
 
 
 class Command(BaseCommand):
-    help = "Run scenario files, or print a scenario's final state as JSON."
+    help = (
+        "Run scenario files, print a scenario's final state as JSON, or ask the computer for "
+        "its answer to the decision a scenario's script reaches."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
@@ -21,8 +27,18 @@ class Command(BaseCommand):
         run.add_argument("paths", nargs="+")
         state = sub.add_parser("state", help="play the script and print the final state as JSON")
         state.add_argument("path")
+        ask = sub.add_parser(
+            "ask",
+            help="play the script and print as JSON the pending decision and the level's answer",
+        )
+        ask.add_argument("path")
+        ask.add_argument("--level", required=True, choices=LEVELS)
+        ask.add_argument("--seed", type=int, default=0, help="the decision's seed (default 0)")
 
     def handle(self, *args, **options) -> None:
+        if options["action"] == "ask":
+            self.stdout.write(json.dumps(self.ask(**options), indent=2, ensure_ascii=False))
+            return
         if options["action"] == "state":
             try:
                 state = final_state(options["path"])
@@ -56,3 +72,30 @@ class Command(BaseCommand):
             sys.exit(2)
         if failed:
             sys.exit(1)
+
+    def ask(self, *, path: str, level: str, seed: int, **_: object) -> dict:
+        """The decision the file's script stops at and the level's answer to it, as the server
+        gives it (`answer_checked`: a brain that fails answers the safe option, logged)."""
+        try:
+            game = reached(path)
+        except ScenarioError as e:
+            self.stderr.write(str(e))
+            sys.exit(2)
+        d = game.pending
+        if d is None:
+            self.stderr.write(
+                f"{path}: the script ends the game ({game.state.winner or 'nobody'} won): "
+                "there is no decision to ask about"
+            )
+            sys.exit(2)
+        decision = d.to_json()
+        answer = answer_checked(game, d.player, level, seed, game=path)
+        ids = answer if isinstance(answer, list) else [answer]
+        return {
+            "file": path,
+            "level": level,
+            "seed": seed,
+            "decision": decision,
+            "answer": [d.option(i).label for i in ids],
+            "answer_ids": ids,
+        }

@@ -1,0 +1,91 @@
+"""The scripted opponents of bench/ai.py keep their habit through whole games against Medium
+(bench/scripted.py): aggro attacks with everything and never blocks, turtle never attacks and
+leaves no creature that could block unused, burn aims damage at the face when it can. Every
+answer is legal, and the rules they share with Medium run strictly (a habit that fails is an
+error, not a quiet safe answer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from unittest import mock
+
+import pytest
+
+from bench.scripted import _asking, _deals_damage, scripted_answer
+from game.ai import decide, policy
+from game.engine.game import Engine
+from game.engine.kinds import CHOOSE_TARGETS, DECLARE_ATTACKERS, DECLARE_BLOCKERS
+from tests.sizes import sized
+
+from .helpers import setup_for
+
+SEEDS = range(sized(2, 8))
+# Deals where bob plays a deck with burn (Magic Missile): black-red, then blue-red (setup_for).
+# Burn is Medium with one habit, so it casts a damage spell only where Medium would (one that
+# kills something or is lethal); the small size takes a deal of each deck where it does.
+BURN_SEEDS = sized([6, 13], [4, 5, 6, 7, 12, 13, 14, 15])
+
+
+@dataclass
+class Seen:
+    kind: str
+    offered: list[str]
+    chosen: list[str]
+    menace: set[int]
+    pairs: dict[str, tuple[int, ...]]  # a block's option id -> (blocker, attacker)
+    face: str | None  # the option aiming damage at alice's face
+
+
+def play(name: str, seed: int) -> list[Seen]:
+    """`name` (bob) against Medium (alice), to the end; bob's combat and target decisions."""
+    seen: list[Seen] = []
+    game = Engine(setup_for(seed))
+    n = 0
+    with mock.patch.object(policy, "STRICT", True):
+        while (d := game.pending) is not None and n < 4000:
+            n += 1
+            if d.player == "alice":
+                game.answer("alice", decide("medium", game, "alice", seed * 1000 + n))
+                continue
+            answer = scripted_answer(name, game, "bob", seed * 1000 + n)
+            ids = answer if isinstance(answer, list) else [answer]
+            pairs = {o.id: o.objs for o in d.options} if d.kind == DECLARE_BLOCKERS else {}
+            face = None
+            if d.kind == CHOOSE_TARGETS:
+                item = _asking(game.state, d, "bob")
+                if item is not None and _deals_damage(item, len(item.targets)):
+                    face = next((o.id for o in d.options if o.data == ("player", "alice")), None)
+            menace = set((d.constraints or {}).get("menace", []))
+            seen.append(Seen(d.kind, [o.id for o in d.options], ids, menace, pairs, face))
+            game.answer("bob", answer)
+    assert game.pending is None, "the game did not end"
+    return seen
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_aggro_attacks_with_everything_and_never_blocks(seed: int) -> None:
+    seen = play("aggro", seed)
+    attacks = [s for s in seen if s.kind == DECLARE_ATTACKERS]
+    assert attacks, "aggro never had a creature to attack with"
+    for s in attacks:
+        assert sorted(s.chosen) == sorted(i for i in s.offered if ":" not in i)
+    assert all(s.chosen == [] for s in seen if s.kind == DECLARE_BLOCKERS)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_turtle_never_attacks_and_blocks_with_every_creature_it_can(seed: int) -> None:
+    seen = play("turtle", seed)
+    assert all(s.chosen == [] for s in seen if s.kind == DECLARE_ATTACKERS)
+    blocks = [s for s in seen if s.kind == DECLARE_BLOCKERS]
+    assert blocks, "turtle was never attacked"
+    for s in blocks:
+        used = {s.pairs[i][0] for i in s.chosen}
+        could = {b for b, a in s.pairs.values() if a not in s.menace}
+        assert could <= used, f"blockers left unused: {could - used}"
+
+
+def test_burn_aims_its_damage_at_the_face() -> None:
+    aimed = [s for seed in BURN_SEEDS for s in play("burn", seed) if s.face is not None]
+    assert aimed, "burn never had damage to aim"
+    for s in aimed:
+        assert s.face in s.chosen
