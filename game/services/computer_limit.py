@@ -16,13 +16,17 @@ from django.conf import settings
 from game.models import Game, Player
 
 from .errors import ActionRefused
+from .practice_seat import practice_games
 
 
 def running_computer_games(player: Player) -> int:
-    """The games in progress where `player` sits against the computer."""
+    """The games in progress where `player` sits against the computer. A practice game ("Try
+    it") is not one: its partner only passes, so it costs the computer next to no thinking, and
+    a designer trying a dungeon several times keeps their games against the computer."""
     return (
         Game.objects.filter(status=Game.ACTIVE, seats__player=player)
         .filter(seats__player__computer_level__gt="")
+        .exclude(pk__in=practice_games().values("pk"))
         .distinct()
         .count()
     )

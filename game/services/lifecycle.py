@@ -27,6 +27,7 @@ from .computer_limit import check_room_for_computer_game
 from .engines import engine_setup
 from .errors import ActionRefused
 from .players import acting_seat
+from .practice_seat import is_practice
 from .store import commit, completed_counts, lock
 
 
@@ -231,7 +232,7 @@ def decline_rematch(game_id: int, player: Player | None) -> Game:
 
 
 def _start_rematch(old: Game, *, created_by: Player, at: datetime) -> Game:
-    from .practice import is_practice, start_practice  # (practice.py imports this module)
+    from .practice import start_practice  # (practice.py imports this module)
 
     seats = list(old.seats.select_related("player").order_by("position"))
     if is_practice(seats):

@@ -15,7 +15,6 @@ from typing import Any
 
 import yaml
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from game.engine.dungeon import UNDERCITY, DungeonError, dungeon_from_dict
@@ -24,30 +23,10 @@ from game.models import Game, Player, Seat
 from .computer import computer_player
 from .errors import ActionRefused
 from .lifecycle import start_game
+from .practice_seat import NEVER
 
 PARTNER_LEVEL = "easy"
 VENTURES_READY = 3  # Dungeon Maps (each {3}, {T}: venture; they untap every turn)
-# The partner passes "until its next turn", and that turn never comes: a turn number no game
-# reaches (a position starts at turn 10,000 at most, docs/scenarios.md). No player can give a
-# seat this pace (services.set_pace takes the current turn), so it also tells a practice game.
-NEVER = 1_000_000
-# The partner's seat: what tells a practice game from a game against the computer.
-PARTNER_SEAT = Q(pass_until=Seat.PASS_MY_TURN, pass_turn=NEVER)
-
-
-def practice_games():
-    """Every practice game (a query: `Game` rows with the partner's seat)."""
-    return Game.objects.filter(
-        pk__in=Seat.objects.filter(PARTNER_SEAT, player__computer_level__gt="").values("game")
-    )
-
-
-def is_practice(seats: list[Seat]) -> bool:
-    """Whether a game with these seats is a practice game."""
-    return any(
-        s.player.is_computer and (s.pass_until, s.pass_turn) == (Seat.PASS_MY_TURN, NEVER)
-        for s in seats
-    )
 
 
 def practice_position(dungeon: dict[str, Any]) -> dict[str, Any]:

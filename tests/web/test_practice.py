@@ -7,11 +7,12 @@ from __future__ import annotations
 import pytest
 
 from game import services
-from game.services.practice import practice_games
+from game.services.computer_limit import running_computer_games
+from game.services.practice_seat import practice_games
 from tests.dungeon_samples import cellar
 
 from .helpers import make_player, pending, seat_name
-from .test_computer import computer_answers
+from .test_computer import computer_answers, start_against_computer
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +64,13 @@ def test_the_rematch_of_a_practice_game_is_another_practice_game_of_the_same_dun
         designer,
         game.seats.get(position=1).player,
     ]
+
+
+def test_practice_games_leave_a_designer_their_games_against_the_computer(settings):
+    settings.VENTURE_COMPUTER_GAMES_PER_PLAYER = 1
+    designer = make_player("Dee")
+    for _ in range(3):
+        services.start_practice(designer, cellar())
+    assert running_computer_games(designer) == 0
+    start_against_computer(designer)  # not refused: the practice games do not count
+    assert running_computer_games(designer) == 1
