@@ -32,9 +32,11 @@ _TOPBAR = re.compile(r'data-version="(\d+)" data-step="([^"]*)" data-active="([^
 _HEADLINE = re.compile(r'<h2 class="over-headline">(.*?)</h2>')
 
 
-def public(view: dict[str, str]) -> dict:
+def public(view: dict[str, str], me: str) -> dict:
     """What both players must see alike: the turn, each player's life, cards in hand and
-    library, permanents (tapped or not), the stack, the log and the result."""
+    library, permanents (tapped or not), the stack, the log and the result. `me` is the
+    viewer's name: the log says "targeting your …" to a player (game/board/whose.py), which is
+    put back in names here so the two players' logs compare."""
     players = {}
     for name in ("me", "opponent"):
         html = view[name]
@@ -49,9 +51,19 @@ def public(view: dict[str, str]) -> dict:
         "turn": _TOPBAR.search(view["topbar"]).groups(),
         "players": players,
         "stack": normalised(view["stack"]),
-        "log": _LOG_LINE.findall(view["log"]),
+        "log": [_in_names(line, me) for line in _LOG_LINE.findall(view["log"])],
         "result": headline.group(1) if headline else None,
     }
+
+
+def _in_names(line: str, me: str) -> str:
+    """A log line as a spectator reads it: the viewer's "your …" and "you" as targets named."""
+    head, found, tail = line.partition(" targeting ")
+    if not found:
+        return line
+    tail = re.sub(r"(^|, )your ", rf"\g<1>{me}&#39;s ", tail)
+    tail = re.sub(r"(^|, )you(?=, |$| \(| <)", rf"\g<1>{me}", tail)  # <cite> may follow
+    return head + found + tail
 
 
 def start_game(first: str, second: str) -> tuple[Browser, Browser, str]:
@@ -140,8 +152,8 @@ def test_two_processes_play_one_game_to_the_end_with_identical_views(two_servers
         given = await play(table, MAX_ANSWERS)
         await finish(table)
         assert given > 20
-        assert public(a.view) == public(b.view)
-        assert public(a.view)["result"] is not None
+        assert public(a.view, "Alice") == public(b.view, "Bob")
+        assert public(a.view, "Alice")["result"] is not None
         # What each player was sent bit by bit is what the other process renders afresh.
         assert_same_view(a.view, await fresh_view(two, alice, code))
         assert_same_view(b.view, await fresh_view(one, bob, code))
@@ -173,8 +185,8 @@ def test_a_killed_process_its_player_reconnects_to_the_other_and_finishes(two_se
         assert again.version == version  # the whole current board at once, from the other one
         table.replace(b, again)
         await finish(table)
-        assert public(a.view) == public(again.view)
-        assert public(a.view)["result"] is not None
+        assert public(a.view, "Alice") == public(again.view, "Bob")
+        assert public(a.view, "Alice")["result"] is not None
         assert_same_view(again.view, await fresh_view(one, bob, code))
         await a.close()
         await again.close()
@@ -201,7 +213,7 @@ def test_every_database_connection_cut_mid_game_costs_no_action(two_servers, dep
             )
             # At once: within the second in which each thread trusts its connection.
             assert await play(table, 3) == 3, "the game ended too soon"
-        assert public(a.view) == public(b.view)
+        assert public(a.view, "Alice") == public(b.view, "Bob")
         await a.close()
         await b.close()
 
