@@ -103,6 +103,19 @@ async def play_people(table: Table, pace: float, until: float, rng: random.Rando
     return latencies
 
 
+async def play_until(table: Table, me: Seat, until: float, pace: float, rng: random.Random) -> None:
+    """The person's side of a game against the computer, at a person's pace, until `until` or
+    the game's end; an answer the server refuses is an error of the benchmark."""
+    while time.monotonic() < until and not me.over:
+        pending = await table.next_choice(timeout=max(0.1, until - time.monotonic()))
+        if pending is None:
+            break
+        await asyncio.sleep(rng.uniform(pace / 2, 3 * pace / 2) if pace else 0)
+        outcome = await table.answer(*pending)
+        if outcome.error and not me.over:
+            raise RuntimeError(outcome.error)
+
+
 async def play_computer(
     server: _servers.Daphne,
     browser: Browser,
@@ -117,16 +130,8 @@ async def play_computer(
     while time.monotonic() < until:
         code = await asyncio.to_thread(browser.play_computer, *DECKS, level)
         me = await seat(server, browser, code, "Human").connect()
-        table = Table([me], rng, timeout=30)
         start = me.version
-        while time.monotonic() < until and not me.over:
-            pending = await table.next_choice(timeout=max(0.1, until - time.monotonic()))
-            if pending is None:
-                break
-            await asyncio.sleep(rng.uniform(pace / 2, 3 * pace / 2) if pace else 0)
-            outcome = await table.answer(*pending)
-            if outcome.error and not me.over:
-                raise RuntimeError(outcome.error)
+        await play_until(Table([me], rng, timeout=30), me, until, pace, rng)
         versions += me.version - start
         await me.close()
     return versions
@@ -191,15 +196,7 @@ async def play_crowd_slot(
         first = False
         me = await seat(server, browser, code, name).connect()
         watcher = asyncio.create_task(watch_computer(me, answers))
-        table = Table([me], rng, timeout=60)
-        while time.monotonic() < until and not me.over:
-            pending = await table.next_choice(timeout=max(0.1, until - time.monotonic()))
-            if pending is None:
-                break
-            await asyncio.sleep(rng.uniform(pace / 2, 3 * pace / 2) if pace else 0)
-            outcome = await table.answer(*pending)
-            if outcome.error and not me.over:
-                raise RuntimeError(outcome.error)
+        await play_until(Table([me], rng, timeout=60), me, until, pace, rng)
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
         if not me.over:  # the phase is over: this game makes room for the next phase's

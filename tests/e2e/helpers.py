@@ -142,3 +142,21 @@ def save_readme_picture(page, name: str, *, full_page: bool = False) -> None:
     if os.environ.get("VENTURE_UPDATE_SCREENSHOT"):
         README_IMAGES.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(SCREENSHOTS / name, README_IMAGES / name)
+
+
+class Inputs:
+    """Every click or key press a player makes goes through here, so the test counts them."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.count = 0
+
+    def click(self, selector: str) -> None:
+        self.count += 1
+        self.page.locator(selector).first.click()
+
+    __call__ = click
+
+    def press(self, key: str) -> None:
+        self.count += 1
+        self.page.keyboard.press(key)

@@ -10,25 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DESKTOP, PHONE, start_from_position
+from .helpers import DESKTOP, PHONE, Inputs, start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-class Inputs:
-    """Every click or key press a player makes goes through here, so the test counts them."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.count = 0
-
-    def click(self, selector: str) -> None:
-        self.count += 1
-        self.page.locator(selector).first.click()
-
-    def press(self, key: str) -> None:
-        self.count += 1
-        self.page.keyboard.press(key)
 
 
 def table(new_page, live_server_url, position: str, viewport: dict[str, int] = DESKTOP):

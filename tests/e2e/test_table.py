@@ -10,24 +10,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DESKTOP, PHONE, start_from_position
+from .helpers import DESKTOP, PHONE, Inputs, start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HIGHLIGHTED = re.compile(r"\bhighlight\b")
 PICKED_BLOCKER = re.compile(r"\bblock-source\b")
-
-
-class Clicks:
-    """Every click a player makes goes through here, so the test can count them."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.count = 0
-
-    def __call__(self, selector: str) -> None:
-        self.count += 1
-        self.page.locator(selector).first.click()
 
 
 def table(new_page, live_server_url, position: str, viewport: dict[str, int] = DESKTOP):
@@ -58,7 +46,7 @@ def test_a_quiet_turn_holding_an_instant_takes_at_most_four_clicks_and_none_for_
     new_page, live_server_url, viewport
 ):
     alice, bob = table(new_page, live_server_url, "instant_in_hand.yaml", viewport)
-    click_alice, click_bob = Clicks(alice), Clicks(bob)
+    click_alice, click_bob = Inputs(alice), Inputs(bob)
     # Alice holds Rally Maneuver with three Plains; bob holds Power Word Kill. Nobody acts: alice
     # passes where she is stopped until bob's turn begins.
     new_turn = "document.querySelector('#topbar .turn-number').textContent === 'Turn 4'"
