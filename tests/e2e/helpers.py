@@ -144,6 +144,14 @@ def save_readme_picture(page, name: str, *, full_page: bool = False) -> None:
         shutil.copyfile(SCREENSHOTS / name, README_IMAGES / name)
 
 
+def table(new_page, live_server_url, position: str, viewport: dict[str, int] = DESKTOP):
+    """Alice's and Bob's pages of a game started from `position`, both at `viewport`."""
+    alice, bob = start_from_position(new_page, live_server_url, position)
+    for page in (alice, bob):
+        page.set_viewport_size(viewport)
+    return alice, bob
+
+
 class Inputs:
     """Every click or key press a player makes goes through here, so the test counts them."""
 

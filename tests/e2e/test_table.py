@@ -10,19 +10,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DESKTOP, PHONE, Inputs, start_from_position
+from .helpers import DESKTOP, PHONE, Inputs, table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 HIGHLIGHTED = re.compile(r"\bhighlight\b")
 PICKED_BLOCKER = re.compile(r"\bblock-source\b")
-
-
-def table(new_page, live_server_url, position: str, viewport: dict[str, int] = DESKTOP):
-    alice, bob = start_from_position(new_page, live_server_url, position)
-    for page in (alice, bob):
-        page.set_viewport_size(viewport)
-    return alice, bob
 
 
 def prompt_kind(page):
