@@ -22,6 +22,10 @@ from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body, permanent_value
 from .rules import Rules, is_creature
 
+# How far down a trade the attacker offers when ahead or racing for the initiative: the blocker
+# it takes must be worth at least this share of the attacker.
+TRADE_DOWN = 0.5
+
 
 class CombatRules(Rules):
     def on_declare_attackers(self, g: GameState, d: Decision) -> Answer:
@@ -128,8 +132,12 @@ class CombatRules(Rules):
                 lost = out.lost(group)
                 if lost == 0:
                     return False  # they would block and win the fight
-                # A trade: worth offering when ahead, or for the initiative, or for a better card.
-                if not (ahead or they_hold_initiative or lost >= a.value):
+                # A trade: worth offering for a card as good, or, when ahead or for the
+                # initiative, for one worth at least TRADE_DOWN of it; never further down (a 7/5
+                # trampler for a 1/2 deathtouch blocker is a loss whatever the board).
+                even = lost >= a.value
+                pressing = (ahead or they_hold_initiative) and lost >= TRADE_DOWN * a.value
+                if not (even or pressing):
                     return False
         return True
 

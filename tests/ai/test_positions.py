@@ -76,6 +76,14 @@ def _blocks(*wanted: str, never: tuple[str, ...] = ()) -> Callable[[Engine, list
     return wrong
 
 
+def _never_attacks_with(name: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return f"attacked with {got}" if name in got else None
+
+    return wrong
+
+
 def _passes(game: Engine, ids: list[str]) -> str | None:
     return None if ids == ["pass"] else f"played {_labels(game, ids)}"
 
@@ -204,6 +212,14 @@ CASES = [
         _attacks_with("Emerald Dragon", "Dungeon Crawler #1", "Dungeon Crawler #2"),
         ("medium", "hard"),
         "Easy sees an all-in lethal attack only when nothing can block",
+    ),
+    Case(
+        "no_big_trampler_into_a_deathtouch_blocker.yaml",
+        "bob",
+        _never_attacks_with("Caves of Chaos Adventurer"),
+        ("easy", "medium"),
+        "Hard's search still makes this attack: its evaluation rates the 5 damage trampling over"
+        " above the 7/5 it loses (a known weakness, left open in issue 26)",
     ),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case("room_for_lethal.yaml", "bob", _activates("activate Dungeon Map: {3}")),
