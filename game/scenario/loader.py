@@ -12,6 +12,7 @@ from game.engine.cards import CARDS, TOKENS
 from game.engine.mana import MANA_KINDS
 from game.engine.state import STEPS
 
+from .puzzle_spec import PuzzleSpec, parse_puzzle
 from .yamlines import LineDict, LineList, YamlBounds, YamlRefused, line_of, load_with_lines
 
 # Limits ------------------------------------------------------------------------------------------
@@ -49,6 +50,7 @@ TOP_KEYS = {
     "expect",
     "description",
     "notes",
+    "puzzle",
 }
 TURN_KEYS = {"number", "active", "step", "creatures_died"}
 PLAYER_SETUP_KEYS = {
@@ -126,6 +128,7 @@ class Scenario:
     expect_line: int = 0
     aliases: set[str] = field(default_factory=set)
     name_line: int = 0
+    puzzle: PuzzleSpec | None = None
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -239,6 +242,11 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         _check_expect_keys(path, expect, players)
         scenario.expect = expect
         scenario.expect_line = line_of(data, "expect")
+    if "puzzle" in data:
+        if deal:
+            raise err(data, "puzzle", "a puzzle starts from a position, not from 'deal: true'")
+        active = turn.get("active", players[0])
+        scenario.puzzle = parse_puzzle(data["puzzle"], list(players), active, err, line_of)
     return scenario
 
 

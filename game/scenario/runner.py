@@ -98,6 +98,16 @@ def _resolve_label(game: Engine, d: Decision, label: str, step: Step, path: str)
     )
 
 
+def match_answer(game: Engine, d: Decision, step: Step, path: str) -> Any:
+    """The option id(s) `step.value` (a label or a list of labels) names in decision `d`;
+    ScenarioError when a label names no option or several."""
+    if isinstance(step.value, list):
+        ids = [_resolve_label(game, d, label, step, path) for label in step.value]
+        return ids if (d.multi or d.ordered) else (ids[0] if len(ids) == 1 else ids)
+    one = _resolve_label(game, d, step.value, step, path)
+    return [one] if (d.multi or d.ordered) else one
+
+
 def _answer(game: Engine, step: Step, path: str) -> None:
     d = game.pending
     if d is None:
@@ -111,12 +121,7 @@ def _answer(game: Engine, step: Step, path: str) -> None:
             f"the pending decision ({d.kind}: {d.prompt}) is {d.player}'s, not {step.player}'s; "
             "its options: " + "; ".join(o.label for o in d.options),
         )
-    if isinstance(step.value, list):
-        ids = [_resolve_label(game, d, label, step, path) for label in step.value]
-        answer: Any = ids if (d.multi or d.ordered) else (ids[0] if len(ids) == 1 else ids)
-    else:
-        one = _resolve_label(game, d, step.value, step, path)
-        answer = [one] if (d.multi or d.ordered) else one
+    answer = match_answer(game, d, step, path)
     try:
         game.answer(step.player, answer)  # type: ignore[arg-type]
     except IllegalAnswer as e:
