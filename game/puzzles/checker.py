@@ -373,3 +373,28 @@ def _other_first_moves(search: Search) -> list[list[str]]:
 
 def check_file(path: str | Path, *, bound: int | None = None) -> Report:
     return check(load_scenario(path), bound=bound)
+
+
+def best_defence(search: Search, line: Line) -> Any:
+    """The defender's answer at the decision `line` reaches: one after which the solver can no
+    longer force the goal, when there is one (the first found, in the decision's order); when
+    every answer loses, the one after which the solver's forced line is longest, so a player
+    who solves the puzzle has met the whole defence. BoundReached when the search is cut off."""
+    game = search.game(line)
+    d = game.pending
+    assert d is not None and d.player != search.solver
+    longest: tuple[int, Any] | None = None
+    for answer in search.answers(game, d):
+        won = search.wins([*line, (d.player, answer)])
+        if won is None:
+            return answer
+        if longest is None or len(won) > longest[0]:
+            longest = (len(won), answer)
+    assert longest is not None
+    return longest[1]
+
+
+def still_winnable(search: Search, line: Line) -> Line | None:
+    """A winning line for the solver from `line` (its moves with the defender's first replies),
+    or None when the defence can now stop the goal."""
+    return search.wins(line)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from game.puzzles.checker import check, check_file
+from game.puzzles.checker import Search, best_defence, check, check_file
 from game.scenario import ScenarioError
-from game.scenario.loader import parse_scenario
+from game.scenario.loader import load_scenario, parse_scenario
 
 HERE = Path(__file__).parent
 SHIPPED = sorted((Path(__file__).parents[2] / "game" / "puzzles" / "data").glob("*.yaml"))
@@ -87,3 +87,20 @@ def test_defaults_solver_is_active_player_for_win_and_other_for_survive():
     win = parse_scenario(PUZZLE % "  solution: [pass]", "p.yaml").puzzle
     survive = parse_scenario(PUZZLE % "  goal: survive\n  solution: [pass]", "p.yaml").puzzle
     assert (win.solver, survive.solver) == ("alice", "bob")
+
+
+def test_best_defence_finds_the_answer_that_beats_the_solution():
+    search = Search(load_scenario(HERE / "unsound_power_word_kill.yaml"), bound=50_000)
+    line, at, advancing = [], 0, None
+    for _ in range(100):
+        game = search.game(line)
+        d = game.pending
+        if d.player == search.solver:
+            answer, at, advancing = search._solution_move(game, d, at, advancing)
+        else:
+            answer = best_defence(search, line)
+            if answer != "pass":
+                assert d.option(answer).label == "cast Power Word Kill"
+                return
+        line = [*line, (d.player, answer)]
+    raise AssertionError("the rival never cast Power Word Kill")
