@@ -12,6 +12,7 @@ from game.engine.cards import CARDS, TOKENS
 from game.engine.mana import MANA_KINDS
 from game.engine.state import STEPS
 
+from .lesson_spec import LessonSpec, parse_lesson
 from .puzzle_spec import PuzzleSpec, parse_puzzle
 from .yamlines import LineDict, LineList, YamlBounds, YamlRefused, line_of, load_with_lines
 
@@ -51,6 +52,7 @@ TOP_KEYS = {
     "description",
     "notes",
     "puzzle",
+    "lesson",
 }
 TURN_KEYS = {"number", "active", "step", "creatures_died"}
 PLAYER_SETUP_KEYS = {
@@ -129,6 +131,7 @@ class Scenario:
     aliases: set[str] = field(default_factory=set)
     name_line: int = 0
     puzzle: PuzzleSpec | None = None
+    lesson: LessonSpec | None = None
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -247,6 +250,15 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
             raise err(data, "puzzle", "a puzzle starts from a position, not from 'deal: true'")
         active = turn.get("active", players[0])
         scenario.puzzle = parse_puzzle(data["puzzle"], list(players), active, err, line_of)
+    if "lesson" in data:
+        if deal:
+            raise err(data, "lesson", "a lesson starts from a position, not from 'deal: true'")
+        scenario.lesson = parse_lesson(
+            data["lesson"],
+            list(players),
+            err,
+            lambda block: _check_expect_keys(path, block, players),
+        )
     return scenario
 
 
