@@ -53,6 +53,64 @@ def test_venture_lesson_done_and_mistake():
             assert "Tomb of Annihilation is a fine dungeon" in status.message
 
 
+def _walk(scenario, game, turn, moves):
+    """Play `moves` (labels of the learner's answers, in order): the rival's decisions and the
+    learner's other priority decisions pass, a lone option is taken; the status at the end."""
+    moves = list(moves)
+    for _ in range(300):
+        status = lesson_status(scenario, game, turn)
+        if status.state != PLAYING:
+            return status
+        d = game.pending
+        labels = {o.label: o.id for o in d.options}
+        if d.player == "you" and moves and moves[0] in labels:
+            label = moves.pop(0)
+            game.answer("you", [labels[label]] if (d.multi or d.ordered) else labels[label])
+        elif d.kind == "priority":
+            game.answer(d.player, "pass")
+        elif d.multi and d.min_count == 0:
+            game.answer(d.player, [])
+        else:
+            game.answer(d.player, [d.options[0].id] if (d.multi or d.ordered) else d.options[0].id)
+    raise AssertionError("the lesson never ended")
+
+
+GOOD_AND_BAD = {
+    "02_fork": (
+        ["activate Dungeon Map: {3}, {T}", "Goblin Lair"],
+        ["activate Dungeon Map: {3}, {T}", "Mine Tunnels"],
+    ),
+    "03_complete": (["cast Keen-Eared Sentry"], []),
+    "04_initiative": (["Grizzled Outrider"], []),
+    "05_ward": (
+        ["cast Power Word Kill", "Varis, Silverymoon Ranger", "Pay {1}"],
+        [
+            "cast Power Word Kill",
+            "Varis, Silverymoon Ranger",
+            "Don't pay: Power Word Kill is countered",
+        ],
+    ),
+    "06_divide": (
+        ["1 to Yuan-Ti Fang-Blade, 4 to Undermountain Adventurer"],
+        ["2 to Yuan-Ti Fang-Blade, 3 to Undermountain Adventurer"],
+    ),
+}
+
+
+@pytest.mark.parametrize("stem", sorted(GOOD_AND_BAD))
+def test_lesson_goal_is_met_by_its_moves_and_a_mistake_is_explained(stem):
+    path = next(p for p in LESSONS if p.stem == stem)
+    good, bad = GOOD_AND_BAD[stem]
+    scenario, game, turn = _start(path)
+    status = _walk(scenario, game, turn, good)
+    assert status.state == SOLVED, status
+    if bad:
+        scenario, game, turn = _start(path)
+        status = _walk(scenario, game, turn, bad)
+        assert status.state == FAILED, status
+        assert status.message == next(m.say for m in scenario.lesson.mistakes)
+
+
 LESSON = """
 name: l
 turn: {number: 3, active: alice, step: precombat_main}
