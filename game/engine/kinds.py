@@ -117,7 +117,7 @@ PLACEMENT = "placement"  # ... but a scry's, whose page answers its order too
 # scry shows as checkboxes, its order then asked apart as the engine asks it.
 PLACEMENT_MAX = 100
 
-# The layouts an answer of each shape may show as (the others take any but these).
+# The layouts an answer of each shape may show as (one of another shape: any).
 _LAYOUTS_OF_SHAPE = {SOME: (CHECKBOXES, PLACEMENT), ORDER: ("order",)}
 
 
@@ -162,6 +162,11 @@ def kind(
         raise ValueError(
             f"decision kind {name!r}: an answer of shape {shape!r} shows as "
             f"{' or '.join(map(repr, _LAYOUTS_OF_SHAPE[shape]))}, not {layout!r}"
+        )
+    if layout == PLACEMENT and name != "scry":
+        raise ValueError(
+            f"decision kind {name!r}: the placement is the scry's (services.submit_scry answers "
+            "the scry and the order after it)"
         )
     if not (asks and answer and computer and waiting):
         raise ValueError(f"decision kind {name!r} needs asks, answer, computer and waiting")
