@@ -7,7 +7,6 @@ on both viewports and is photographed (test-artifacts/screenshots/scry-*.png).""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from playwright.sync_api import expect
@@ -47,10 +46,9 @@ def checked(page, card: str):
 
 
 def photograph(page, name: str) -> None:
+    """The prompt as a player sees it, for a person to look at (nothing reads it back)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name))
-    # A copy where the one who changed the layout looks at it (nothing reads it back).
-    shutil.copyfile(SCREENSHOTS / name, f"/tmp/scry-shots/{name}")
 
 
 def scrying_pages(open_as, *, phone: bool = False, js: bool = True):
