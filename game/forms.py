@@ -21,6 +21,7 @@ from django.contrib.auth.password_validation import validate_password
 
 from game.decklists import DeckError, parse_decklist
 from game.decks import STARTER_DECKS
+from game.engine.kinds import PLACEMENT_MAX
 from game.engine.stops import stop_key_problem
 from game.scenario.loader import MAX_FILE_BYTES
 
@@ -42,6 +43,7 @@ FIELDS = frozenset(
         "action_id",
         "option",
         "multi",
+        "placement",
         "full_control",
         "pass_until",
         "stop",
@@ -51,13 +53,27 @@ FIELDS = frozenset(
 IGNORED = frozenset({"HEADERS", "headers", "csrfmiddlewaretoken"})
 MAX_FIELDS = 120  # an ordering of every card in a hand and more; far beyond a real form
 MAX_OPTION_LENGTH = 100
+# A placement's form: a field per card besides action, version, action_id, placement, CSRF.
+assert PLACEMENT_MAX + 5 <= MAX_FIELDS
+BOTTOM = "b"  # a placement's value for a card put on the bottom
 _ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A scry answered in one prompt (the page's `placement` layout): the cards put on the
+    bottom, in the order the form lists them, and the cards kept on top, top first. The service
+    turns it into the engine's two answers (services.submit_scry)."""
+
+    bottom: list[str]
+    top: list[str]
 
 
 @dataclass
 class Action:
     kind: str  # one of KINDS
     answer: str | list[str] | None = None
+    placement: Placement | None = None  # instead of `answer`: a scry placed in one prompt
     version: int | None = None
     action_id: str = ""
     full_control: bool | None = None
@@ -96,7 +112,9 @@ def parse_action(data: Mapping[str, Any]) -> Action:
         shown = repr(kind)[:40] if kind is not None else "none"
         raise BadAction(f"Unknown action {shown}; actions are {', '.join(KINDS)}.")
     action = Action(kind, version=_version(data), action_id=_action_id(data))
-    if kind == "answer":
+    if kind == "answer" and _one(data, "placement") is not None:
+        action.placement = _placement(data)
+    elif kind == "answer":
         action.answer = _answer(data)
     elif kind == "pace":
         full_control = _one(data, "full_control")
@@ -180,6 +198,46 @@ def _ordering(data: Mapping[str, Any], fields: list[str]) -> list[str]:
     if len(set(positions)) != len(positions):
         raise BadAction("Give each one a different position.")
     return [option for _, option in sorted(ranked)]
+
+
+def _placement(data: Mapping[str, Any]) -> Placement:
+    """A scry placed in one prompt: `placement` = 1 and, for every card, `pos:<option id>` = its
+    position on top (1 = the top card) or `b` for the bottom. The positions on top run from 1
+    without a gap or a repeat; whether the cards are exactly the scry's is the service's check
+    (it knows the decision)."""
+    if _one(data, "placement") != "1":
+        raise BadAction("placement is 1 (a scry's cards placed in one prompt).")
+    if _one(data, "option") is not None or _one(data, "multi") is not None:
+        raise BadAction("A placement sends a place for each card (pos:<card>), not options.")
+    fields = [k for k in data if k.startswith("pos:")]
+    if not fields:
+        raise BadAction("Place each card: on top at a position, or on the bottom.")
+    if len(fields) > PLACEMENT_MAX:
+        raise BadAction(f"A placement names at most {PLACEMENT_MAX} cards, not {len(fields)}.")
+    bottom, ranked = [], []
+    for key in fields:
+        card, value = key[4:], _one(data, key)
+        if not 0 < len(card) <= MAX_OPTION_LENGTH:
+            raise BadAction("Cards are named by their ids.")
+        if value == BOTTOM:
+            bottom.append(card)
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or len(str(value)) > 4:
+            raise BadAction("Each card's place is a position on top (1, 2, …) or b (the bottom).")
+        try:
+            ranked.append((int(value), card))
+        except ValueError:
+            raise BadAction(
+                "Each card's place is a position on top (1, 2, …) or b (the bottom)."
+            ) from None
+    positions = sorted(p for p, _ in ranked)
+    if len(set(positions)) != len(positions):
+        raise BadAction("Give each card kept on top a different position.")
+    if positions != list(range(1, len(positions) + 1)):
+        raise BadAction(
+            f"Number the cards kept on top from 1 (the top) to {len(positions)}, without a gap."
+        )
+    return Placement(bottom=bottom, top=[card for _, card in sorted(ranked)])
 
 
 # lobby ------------------------------------------------------------------------------------------

@@ -15,11 +15,13 @@ from game.engine.kinds import (
     DECLARE_ATTACKERS,
     DECLARE_BLOCKERS,
     DIVIDE,
+    PLACEMENT,
+    PLACEMENT_MAX,
     PRIORITY,
     layout_of,
 )
 
-from .text import pick_label
+from .text import library_places, pick_label
 from .viewmodel import Division, Option, OptionGroup, Prompt
 
 if TYPE_CHECKING:
@@ -100,6 +102,8 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
             sided = tuple(replace(g, options=tuple(keyed[o.id] for o in g.options)) for g in sided)
     if layout == "division" and split is None:
         layout = "buttons"  # options that do not read as amounts: the list alone (division.py)
+    if layout == PLACEMENT and len(options) > PLACEMENT_MAX:
+        layout = "checkboxes"  # more than its form may send: the engine's two prompts
     return Prompt(
         kind=d.kind,
         layout=layout,
@@ -118,6 +122,7 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
         all_ids=_attack_all(d),
         shown=shown,
         groups=sided,
+        places=library_places(len(options)) if layout == PLACEMENT else (),
     )
 
 
@@ -219,6 +224,8 @@ def obj_actions(prompt: Prompt | None) -> ObjActions:
     to tap it by hand: the mana waits in the pool for the next spell)."""
     found: dict[int, list[Option]] = {}
     if prompt is None:
+        return {}
+    if prompt.layout == PLACEMENT:  # cards of a library: nothing on the table to put it on
         return {}
     for o in prompt.options:
         if not o.objs or prompt.multi or prompt.ordered or prompt.kind in LIST_ONLY:

@@ -63,6 +63,22 @@ def split_citation(line: str) -> tuple[str, str]:
     return (m["text"], m["rule"]) if m else (line, "")
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def library_places(n: int) -> tuple[tuple[str, str, str], ...]:
+    """A scry's places for each of its `n` cards, as (the form's value, the button's text, what
+    it says in full): on top at a position (1 is the top card), or the bottom."""
+    if n == 1:
+        tops = (("1", "Top", "on top"),)
+    else:
+        tops = tuple((str(i), ordinal(i), f"{ordinal(i)} from the top") for i in range(1, n + 1))
+    return (*tops, ("b", "Bottom", "on the bottom"))
+
+
 def waiting_text(name: str, kind: str) -> str:
     """What the other seat is told about a decision it can't see ("Bob is choosing a room")."""
     return f"{name} {kinds.KINDS[kind].waiting}"

@@ -85,6 +85,8 @@ class Prompt:
     # The options grouped by whose side of the table they name, in the table's order (the other
     # player's above, yours below); empty when they name one side's things only.
     groups: tuple[OptionGroup, ...] = ()
+    # A placement's places for each card: (the form's value, the button's text, in full)
+    places: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def keys(self) -> dict[str, str]:

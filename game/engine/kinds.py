@@ -7,7 +7,7 @@ shows a decision reads the kind, so each is declared here with everything they n
         "scry",
         asks="which of the top cards to put on the bottom of the library (CR 701.22)",
         shape=SOME,
-        layout="checkboxes",
+        layout="placement",
         answer="the cards to put on the bottom, …",
         computer="on_scry",
         waiting="is scrying",
@@ -19,7 +19,9 @@ shows a decision reads the kind, so each is declared here with everything they n
   says how a scenario file writes the answer (`ANSWER_FORMS`);
 - `layout`: the part of the viewer's prompt panel that shows it (`LAYOUTS`: a branch of the
   `prompt_panel` macro in templates/jinja2/game/_macros.html, with the form fields it sends);
-  a decision that lets several options be chosen always shows as checkboxes;
+  a decision that lets several options be chosen shows as checkboxes, unless its kind names
+  the one other layout made for such an answer (`placement`: a scry's cards placed on top or
+  at the bottom in one prompt, which answers the order asked after it too);
 - `answer`: the option labels a scenario file writes (docs/scenarios.md, "Option labels", is
   generated from it by `kinds_doc.py`);
 - `computer`: the computer's rule for it, a method of `game.ai.policy.Policy` (its own
@@ -88,6 +90,13 @@ LAYOUTS = {
         ),
         Layout("order", "a position per option and one confirm button", ("pos:<id>",)),
         Layout(
+            "placement",
+            "each looked-at card on top at a position or on the bottom, and one confirm "
+            "button: the scry and the order of the cards kept on top answered at once "
+            "(game/services/actions.py, `submit_scry`)",
+            ("placement", "pos:<id>"),
+        ),
+        Layout(
             "dungeons",
             "every dungeon's map side by side, each a button",
             ("option",),
@@ -101,9 +110,15 @@ LAYOUTS = {
         ),
     )
 }
-CHECKBOXES = "checkboxes"  # every decision that lets several options be chosen
+CHECKBOXES = "checkboxes"  # every decision that lets several options be chosen ...
+PLACEMENT = "placement"  # ... but a scry's, whose page answers its order too
 
-_LAYOUT_OF_SHAPE = {SOME: CHECKBOXES, ORDER: "order"}
+# The most cards a placement shows (its form sends a field per card, game/forms.py); a larger
+# scry shows as checkboxes, its order then asked apart as the engine asks it.
+PLACEMENT_MAX = 100
+
+# The layouts an answer of each shape may show as (one of another shape: any).
+_LAYOUTS_OF_SHAPE = {SOME: (CHECKBOXES, PLACEMENT), ORDER: ("order",)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +158,15 @@ def kind(
         raise ValueError(f"decision kind {name!r}: unknown shape {shape!r}")
     if layout not in LAYOUTS:
         raise ValueError(f"decision kind {name!r}: unknown layout {layout!r}")
-    if _LAYOUT_OF_SHAPE.get(shape, layout) != layout:
+    if layout not in _LAYOUTS_OF_SHAPE.get(shape, (layout,)):
         raise ValueError(
             f"decision kind {name!r}: an answer of shape {shape!r} shows as "
-            f"{_LAYOUT_OF_SHAPE[shape]!r}, not {layout!r}"
+            f"{' or '.join(map(repr, _LAYOUTS_OF_SHAPE[shape]))}, not {layout!r}"
+        )
+    if layout == PLACEMENT and name != "scry":
+        raise ValueError(
+            f"decision kind {name!r}: the placement is the scry's (services.submit_scry answers "
+            "the scry and the order after it)"
         )
     if not (asks and answer and computer and waiting):
         raise ValueError(f"decision kind {name!r} needs asks, answer, computer and waiting")
@@ -155,8 +175,10 @@ def kind(
 
 
 def layout_of(kind_name: str, multi: bool) -> str:
-    """The prompt panel's part for a decision of this kind."""
-    return CHECKBOXES if multi else KINDS[kind_name].layout
+    """The prompt panel's part for a decision of this kind (one that lets several options be
+    chosen: checkboxes, or the placement its kind names)."""
+    layout = KINDS[kind_name].layout
+    return layout if not multi or layout in _LAYOUTS_OF_SHAPE[SOME] else CHECKBOXES
 
 
 # The shared rules of the computer (game/ai/policy.py) for choices among objects: what is chosen
@@ -411,7 +433,9 @@ SCRY = kind(
     "scry",
     asks="which of the top cards of the library go to the bottom (CR 701.22)",
     shape=SOME,
-    layout=CHECKBOXES,
+    # The page places every card at once, on top at a position or on the bottom; the service
+    # turns that into this answer and the `scry_order` one after it (LAYOUTS).
+    layout=PLACEMENT,
     answer="the cards to put on the bottom, in the order they go there (`[]` keeps all on top)",
     computer="on_scry",
     waiting="is scrying",

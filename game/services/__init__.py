@@ -3,9 +3,9 @@
 Callers import this package and use what it re-exports (`services.submit_answer(...)`); the
 modules behind it:
 
-- `actions`: what a seated player does (answer, concede, claim, pace and stops, a rematch
-  offer), the checks every action shares, the time loss, and `perform` for a parsed form or
-  socket message;
+- `actions`: what a seated player does (answer, a scry placed in one prompt, concede, claim,
+  pace and stops, a rematch offer), the checks every action shares, the time loss, and
+  `perform` for a parsed form or socket message;
 - `lifecycle`: checking a scenario, creating, joining (starting), cancelling, the rematch
   (offered, then accepted);
 - `practice`: a dungeon designer's practice game ("Try it"), about to venture into the dungeon;
@@ -33,6 +33,7 @@ from .actions import (
     set_pace,
     set_stop,
     submit_answer,
+    submit_scry,
 )
 from .broadcast import notify_game_changed, set_computer_runner
 from .computer import (
@@ -135,6 +136,7 @@ __all__ = [
     "stops_of",
     "start_practice",
     "submit_answer",
+    "submit_scry",
     "timings",
     "unique_engine_names",
     "viewer_alive",

@@ -184,7 +184,7 @@
   });
 
   // The keyboard: Space passes or confirms, wherever the focus is in the prompt (a focused
-  // checkbox is ticked with Enter or a click); each option's key (1-9, 0, then letters: the
+  // checkbox is ticked, a radio button chosen, with Enter or a click); each option's key (1-9, 0, then letters: the
   // one it shows) chooses it (a checkbox is ticked); A attacks with all; Escape lets go of a
   // blocker picked on the table. Never while typing; outside the prompt Space keeps its own
   // meaning on a focused control (a card's button).
@@ -198,7 +198,7 @@
     if (!prompt) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     var inPrompt = event.target.closest && prompt.contains(event.target);
-    if (key === "Enter" && inPrompt && event.target.matches("input[type=checkbox]")) {
+    if (key === "Enter" && inPrompt && event.target.matches("input[type=checkbox], input[type=radio]")) {
       event.preventDefault();
       event.target.click();
       return;
@@ -518,4 +518,48 @@
   });
   document.addEventListener("htmx:wsAfterMessage", showDivision);
   document.addEventListener("DOMContentLoaded", showDivision);
+
+  // A scry in one prompt: a card given a place on top goes there and the others on top move
+  // up or down to make room (or close the gap one put on the bottom leaves), so the cards on
+  // top stay numbered 1, 2, … (the form without JavaScript is refused otherwise). Each card's
+  // place is kept on its fieldset (data-place); the line below says the library's new top and
+  // bottom.
+  function placeCard(form, moved, value) {
+    var places = Array.prototype.slice.call(form.querySelectorAll("fieldset.place"));
+    var top = places.filter(function (p) { return p !== moved && p.getAttribute("data-place") !== "b"; });
+    top.sort(function (a, b) { return Number(a.getAttribute("data-place")) - Number(b.getAttribute("data-place")); });
+    if (value !== "b") top.splice(Math.min(Number(value), top.length + 1) - 1, 0, moved);
+    places.forEach(function (p) {
+      var at = top.indexOf(p);
+      var place = at < 0 ? "b" : String(at + 1);
+      p.setAttribute("data-place", place);
+      var radio = p.querySelector('input[type=radio][value="' + place + '"]');
+      if (radio) radio.checked = true;
+    });
+    showPlacement(form);
+  }
+  function showPlacement(form) {
+    var result = form.querySelector(".place-result");
+    if (!result) return;
+    var places = Array.prototype.slice.call(form.querySelectorAll("fieldset.place"));
+    function names(list) {
+      return list.map(function (p) { return p.querySelector("legend").textContent; }).join(", then ");
+    }
+    var top = places.filter(function (p) { return p.getAttribute("data-place") !== "b"; });
+    top.sort(function (a, b) { return Number(a.getAttribute("data-place")) - Number(b.getAttribute("data-place")); });
+    var bottom = places.filter(function (p) { return p.getAttribute("data-place") === "b"; });
+    result.textContent = "On top: " + (top.length ? names(top) : "none") + ". On the bottom: " + (bottom.length ? names(bottom) : "none") + ".";
+    result.hidden = false;
+  }
+  document.addEventListener("change", function (event) {
+    var radio = event.target;
+    var form = radio.closest && radio.closest(".placement-form");
+    if (!form || !radio.matches("input[type=radio]")) return;
+    placeCard(form, radio.closest("fieldset.place"), radio.value);
+  });
+  function showPlacements() {
+    document.querySelectorAll("#prompt .placement-form").forEach(showPlacement);
+  }
+  document.addEventListener("htmx:wsAfterMessage", showPlacements);
+  document.addEventListener("DOMContentLoaded", showPlacements);
 })();

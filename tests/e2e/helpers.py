@@ -165,6 +165,11 @@ class Inputs:
 
     __call__ = click
 
+    def tap(self, selector: str) -> None:
+        """A finger's tap (a page opened with touch)."""
+        self.count += 1
+        self.page.locator(selector).first.tap()
+
     def press(self, key: str) -> None:
         self.count += 1
         self.page.keyboard.press(key)

@@ -168,6 +168,7 @@ WHOLE = dict(
         ({"layout": "carousel"}, "unknown layout"),
         ({"shape": kinds.ORDER}, "shows as 'order'"),
         ({"shape": kinds.SOME}, "shows as 'checkboxes'"),
+        ({"shape": kinds.SOME, "layout": kinds.PLACEMENT}, "the placement is the scry's"),
         ({"answer": ""}, "needs asks, answer, computer and waiting"),
         ({"computer": ""}, "needs asks, answer, computer and waiting"),
         ({"waiting": ""}, "needs asks, answer, computer and waiting"),

@@ -12,6 +12,7 @@ import pytest
 from dungeons.maplayout import layout as map_layout
 from dungeons.official import official_dungeons
 from game import board, forms
+from game.board.text import library_places
 from game.board.viewmodel import Division, Option, Prompt, Recipient
 from game.engine.kinds import KINDS, LAYOUTS
 
@@ -73,12 +74,13 @@ def _prompt(layout: str) -> tuple[Prompt, list, object]:
         play_options=options[1:] if layout == "priority" else (),
         act_options=(),
         mana_options=(),
-        multi=layout == "checkboxes",
+        multi=layout in ("checkboxes", "placement"),
         ordered=layout == "order",
         min=0,
         max=len(options),
         positions=tuple(range(1, len(options) + 1)),
         division=division,
+        places=library_places(len(options)) if layout == "placement" else (),
     )
     return prompt, choice_maps, room_map
 

@@ -35,7 +35,7 @@ FUZZ = settings(
 
 FIELD_NAMES = [
     "action", "version", "action_id", "option", "multi", "full_control", "pass_until",
-    "pos:pass", "pos:cast:1", "HEADERS", "player", "seat", "", "__proto__",
+    "pos:pass", "pos:cast:1", "placement", "pos:o1", "HEADERS", "player", "seat", "", "__proto__",
 ]  # fmt: skip
 ACTIONS = ["answer", "concede", "pace", "claim", "dance", "", "ANSWER"]
 OPTIONS = ["pass", "cast:1", "cast:2", "cast:9999", "activate:3", "room:0", "dungeon:0", ""]
@@ -46,7 +46,7 @@ scalars = st.one_of(
     st.integers(-(2**40), 2**40),
     st.floats(allow_nan=False),
     st.text(max_size=30),
-    st.sampled_from(OPTIONS + ACTIONS + ["0", "1", "2", "-1", "on", "off", "my_turn"]),
+    st.sampled_from(OPTIONS + ACTIONS + ["0", "1", "2", "-1", "b", "on", "off", "my_turn"]),
 )
 json_values = st.recursive(
     scalars,
