@@ -292,6 +292,14 @@ class Search:
             yield from answers
 
 
+def _same_answer_key(d: Decision, answer: Any) -> Any:
+    """An answer as a value that two ways of writing it share: a multi-select is a set (the
+    solution may list blocks in any order), an ordering stays a list."""
+    if isinstance(answer, list) and d.multi and not d.ordered:
+        return frozenset(answer)
+    return tuple(answer) if isinstance(answer, list) else answer
+
+
 def _legal(d: Decision, answer: Any, player: str | None = None) -> bool:
     try:
         d.validate(player or d.player, answer)
@@ -360,10 +368,10 @@ def _other_first_moves(search: Search) -> list[list[str]]:
             break
         answer, at, advancing = move
         line = [*line, (search.solver, answer)]
-    chosen = move[0]
+    chosen = _same_answer_key(d, move[0])
     found = []
     for answer in options:
-        if answer == chosen:
+        if _same_answer_key(d, answer) == chosen:
             continue
         won = search.wins([*line, (search.solver, answer)])
         if won is not None:

@@ -104,3 +104,8 @@ def test_best_defence_finds_the_answer_that_beats_the_solution():
                 return
         line = [*line, (d.player, answer)]
     raise AssertionError("the rival never cast Power Word Kill")
+
+
+def test_a_multi_select_solution_in_another_order_is_not_another_line():
+    report = check_file(HERE / "solution_blocks_in_another_order.yaml")
+    assert report.sound and report.other_wins == []
