@@ -182,6 +182,14 @@ def _bottoms_purple_worm(game: Engine, ids: list[str]) -> str | None:
     return None if names == ["Purple Worm"] else f"put {names} on the bottom"
 
 
+def _room(name: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return None if got == [name] else f"it ventured into {got}"
+
+    return wrong
+
+
 def _alice_alone(game: Engine, ids: list[str]) -> str | None:
     d = game.pending
     assert d is not None
@@ -324,6 +332,13 @@ CASES = [
         _bottoms_purple_worm,
         levels=("medium", "hard"),
         why=EASY_SLIPS + ": its least valuable card, a land, to the bottom",
+    ),
+    Case(
+        "no_oubliette_that_sacrifices_a_creature.yaml",
+        "bob",
+        _room("Veils of Fear"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": a random room half the time",
     ),
     Case(
         "magic_missile_all_at_the_face_for_lethal.yaml", "bob", _alice_alone, ("hard",), HARD_ONLY
