@@ -258,6 +258,17 @@ CASES = [
         EASY_SLIPS + ": a gang block (it then chump-blocks, which keeps it alive)",
     ),
     Case(
+        "gang_blocks_a_big_attacker_with_three.yaml",
+        "bob",
+        _blocks(
+            "Veteran Dungeoneer blocks Purple Worm",
+            "Varis, Silverymoon Ranger blocks Purple Worm",
+            "Gloom Stalker blocks Purple Worm",
+        ),
+        ("medium", "hard"),
+        EASY_SLIPS + ": a gang block",
+    ),
+    Case(
         "enough_blockers_against_trample.yaml",
         "bob",
         _blocks(
