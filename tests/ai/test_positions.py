@@ -306,6 +306,11 @@ CASES = [
     Case("magic_missile_kills_or_goes_face.yaml", "bob", _damage_kills_or_is_lethal),
     Case("magic_missile_goes_face_for_lethal.yaml", "bob", _only_the_face),
     Case("power_word_kill_kept_for_a_threat.yaml", "bob", _not_cast("Power Word Kill")),
+    Case(
+        "no_second_legend_while_the_first_is_in_play.yaml",
+        "bob",
+        _not_cast("Varis, Silverymoon Ranger"),
+    ),
     Case("bar_the_gate_not_spent_on_a_small_creature.yaml", "bob", _not_cast("Bar the Gate")),
     Case(
         "bar_the_gate_counters_a_threat.yaml",
