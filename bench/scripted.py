@@ -8,9 +8,11 @@ Each plays Medium's choices (`game.ai.policy.Policy`) except for its habit:
   block: Medium's blocks first, then each creature left over on the attacker it does best
   against (one it kills and survives, then survives, then kills, then the biggest), two at once
   on a menace attacker;
-- `burn` aims every damage at the other player's face: a target of a damaging spell or
-  ability is the other player when it can be, and divided damage goes to them as far as the
-  division allows.
+- `burn` is a face-burn player: whenever it has priority and can cast a spell (or activate an
+  ability) whose damage can go at the other player, it does (after its land for the turn),
+  whatever the board, where Medium keeps damage that kills nothing; a target of a damaging
+  spell or ability is the other player when it can be, and divided damage goes to them as far
+  as the division allows.
 
 `scripted_answer(name, game, seat, seed)` answers like `game.ai.decide`, from what the seat
 may see, the same for the same position and seed.
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from game.ai.answers import Answer, valid_subset
 from game.ai.combat_math import Body, fight
 from game.ai.features import body
+from game.ai.lethal import face_damage
 from game.ai.policy import Policy
 from game.engine.decisions import Decision, Option
 from game.engine.game import Engine
@@ -95,6 +98,13 @@ def _block_rank(blocker: Body, attacker: Body) -> int:
 
 
 class Burn(Policy):
+    def on_priority(self, g: GameState, d: Decision) -> Answer:
+        answer = super().on_priority(g, d)
+        if isinstance(answer, str) and answer.startswith("play:"):
+            return answer  # the land first: it may pay for the burn
+        face = [o.id for o in d.options if face_damage(g, self.seat, o) > 0]
+        return face[0] if face else answer
+
     def on_choose_targets(self, g: GameState, d: Decision) -> Answer:
         item = _asking(g, d, self.seat)
         face = next((o.id for o in d.options if o.data == ("player", g.opponent(self.seat))), None)

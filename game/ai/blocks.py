@@ -1,14 +1,17 @@
 """Blocks, planned as a good player plans them (after the structure of Forge's block planner):
 
 1. good blocks: a blocker that kills the attacker and survives, else one that survives it;
-2. trades: a blocker that dies killing an attacker worth at least as much;
-3. gang blocks: two blockers on one attacker when together they kill it for less than it is
-   worth, or stop a menace attacker that neither could block alone; and a blocker added to a
-   block that holds an attacker off, so that together they kill it;
-4. chump blocks, only while the damage still coming is lethal: the cheapest blockers in front of
-   the attackers whose damage they stop most;
-5. enough blockers against a trampler while its damage is still lethal;
-6. if the result is still lethal, everything is cleared and planned again chump-first (the
+2. trades: a blocker that dies killing an attacker worth at least as much (any blocker that
+   kills it while the player is in danger);
+3. gang blocks: two to four blockers on one attacker when together they kill it for less than
+   it is worth (a big attacker no two of them can kill), or two that stop a menace attacker
+   that neither could block alone; and a blocker added to a block that holds an attacker off,
+   so that together they kill it;
+4. chump blocks, only while the player is in danger (the damage still coming would leave it at
+   DANGER life or less: dead, or within reach of a burn spell or a room's drain): the cheapest
+   blockers in front of the attackers whose damage they stop most;
+5. enough blockers against a trampler while the player is still in danger;
+6. if the player is still in danger, everything is cleared and planned again chump-first (the
    blocks that keep the player alive before the ones that win fights), and the plan that takes
    the least damage is kept.
 
@@ -28,6 +31,12 @@ Blocks = dict[int, list[Body]]
 
 # A trade gives a blocker worth up to this much more than the attacker (a fair trade).
 TRADE_MARGIN = 0.5
+# At this life or less after combat a player is in danger (Forge's AI_IN_DANGER threshold): one
+# burn spell, a room's drain or the next attack finishes it, so it trades and chumps to stay
+# above it.
+DANGER = 4
+# The most blockers put together in front of one big attacker.
+GANG_MAX = 4
 
 
 def plan_blocks(
@@ -50,7 +59,7 @@ def plan_blocks(
     first.reinforce()
     first.chump()
     first.trample()
-    if first.taken() < life:
+    if not first.in_danger():
         return first.blocks
     again = _Plan(order, able, life, slip, at_walkers)
     again.chump()
@@ -104,6 +113,13 @@ class _Plan:
         out = resolve(self.at_me, self.blocks)
         return out.to_defender - out.defender_gains
 
+    def in_danger(self) -> bool:
+        """Would this plan leave the player at DANGER life or less (dead included)? Only an
+        attack that takes some life counts: a player already that low is not made to chump an
+        attack that takes none."""
+        taken = self.taken()
+        return taken > 0 and self.life - taken <= DANGER
+
     # 1. good blocks --------------------------------------------------------------------------
     def good(self) -> None:
         for a in self.unblocked():
@@ -123,8 +139,9 @@ class _Plan:
         for a in self.unblocked():
             if min_blockers(a) > 1:
                 continue
-            # Easy sometimes trades down (its better creature for their lesser one).
-            careless = self.slip(0.5)
+            # Easy sometimes trades down (its better creature for their lesser one); anyone
+            # trades down to stay out of danger.
+            careless = self.slip(0.5) or (a in self.at_me and self.in_danger())
             trades = [
                 b
                 for b in self.free(a)
@@ -139,18 +156,22 @@ class _Plan:
             if self.slip(0.5):
                 continue  # Easy doesn't see that two of its creatures together stop it
             best: tuple[float, list[Body]] | None = None
-            for pair in combinations(self.free(a), 2):
-                group = worst_order(a, pair)
-                out = fight(a, group)
-                lost = out.lost(group)
-                if a.id in out.dead:
-                    gain = a.value - lost
-                elif min_blockers(a) > 1 and lost == 0:
-                    gain = 0.1  # a menace attacker held off at no cost
-                else:
-                    continue
-                if gain > 0 and (best is None or gain > best[0]):
-                    best = (gain, group)
+            free = sorted(self.free(a), key=lambda b: (-b.power, b.value, b.id))[:8]
+            for size in range(2, GANG_MAX + 1):
+                for combo in combinations(free, size):
+                    group = worst_order(a, combo)
+                    out = fight(a, group)
+                    lost = out.lost(group)
+                    if a.id in out.dead:
+                        gain = a.value - lost
+                    elif size == 2 and min_blockers(a) > 1 and lost == 0:
+                        gain = 0.1  # a menace attacker held off at no cost
+                    else:
+                        continue
+                    if gain > 0 and (best is None or gain > best[0]):
+                        best = (gain, group)
+                if best is not None:
+                    break  # the fewest blockers that do it
             if best is not None:
                 self.add(a, best[1])
 
@@ -176,7 +197,7 @@ class _Plan:
 
     # 4. chump blocks -------------------------------------------------------------------------
     def chump(self) -> None:
-        while self.taken() >= self.life:
+        while self.in_danger():
             best: tuple[int, Body, list[Body]] | None = None
             for a in self.unblocked():
                 if a not in self.at_me:
@@ -195,7 +216,7 @@ class _Plan:
 
     # 5. enough blockers against trample ------------------------------------------------------
     def trample(self) -> None:
-        while self.taken() >= self.life:
+        while self.in_danger():
             best: tuple[int, Body, Body] | None = None
             for a in self.at_me:
                 if a.id not in self.blocks or not a.has("trample"):

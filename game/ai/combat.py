@@ -20,6 +20,7 @@ from .answers import Answer, valid_subset
 from .blocks import plan_blocks, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body, permanent_value
+from .habits import Habits, habits
 from .rules import Rules, is_creature
 
 # How far down a trade the attacker offers when ahead or racing for the initiative: the blocker
@@ -36,7 +37,11 @@ class CombatRules(Rules):
             obj = opt.data[0]  # type: ignore[index]
             objs[obj.id] = obj
             mine[obj.id] = body(g, obj)
+        # Medium reads the other player's habits from the log (habits.py); Easy doesn't.
+        read = habits(g, opp) if self.sloppy == 0 else Habits()
         blockers = [o for o in g.controlled(opp) if _can_ever_block(g, o)]
+        if read.never_blocks:
+            blockers = []  # it has let every attacker through so far
         objs.update((o.id, o) for o in blockers)
         theirs = [body(g, o) for o in blockers]
 
@@ -56,6 +61,8 @@ class CombatRules(Rules):
             return [f"a{oid}" for oid in sorted(mine)]
         my_life = g.player(me).life
         their_all = [body(g, o) for o in g.controlled(opp) if _may_attack_later(g, o)]
+        if read.never_attacks:
+            their_all = []  # it has kept every creature home so far: no counter-attack to fear
         ahead = self._board(g, me) > self._board(g, opp) + 2 or _wins_race(
             list(mine.values()), their_all, my_life, opp_life
         )

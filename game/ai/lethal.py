@@ -17,26 +17,34 @@ from .tricks import effect_of
 
 def lethal_play(g: GameState, seat: str, options: Sequence[Option]) -> str | None:
     """The first option that wins now, if any."""
-    opp = g.opponent(seat)
-    life = g.player(opp).life
+    life = g.player(g.opponent(seat)).life
     for o in options:
         found = effect_of(g, o)
         if found is None:
             continue
-        effect, specs, _ = found
-        face = 0
-        for step in effect:
-            target = step.get("target")
-            if not reading(step).damage or not isinstance(target, int) or target >= len(specs):
-                continue
-            spec = specs[target]
-            if ("player", opp) in candidates(g, spec.kind, seat):
-                face += int(step.get("amount") or spec.divided or 0)
-        if face >= life:
+        if face_damage(g, seat, o) >= life:
             return o.id
-        if sum(reading(s).value(g, seat, s) for s in effect) >= WINS:
+        if sum(reading(s).value(g, seat, s) for s in found[0]) >= WINS:
             return o.id
     return None
 
 
-__all__ = ["lethal_play"]
+def face_damage(g: GameState, seat: str, o: Option) -> int:
+    """The damage a priority option (a spell cast, an ability activated) can deal to the other
+    player's face: its damage steps whose target may be that player (0 for anything else)."""
+    found = effect_of(g, o)
+    if found is None:
+        return 0
+    effect, specs, _ = found
+    face = ("player", g.opponent(seat))
+    total = 0
+    for step in effect:
+        target = step.get("target")
+        if not reading(step).damage or not isinstance(target, int) or target >= len(specs):
+            continue
+        if face in candidates(g, specs[target].kind, seat):
+            total += int(step.get("amount") or specs[target].divided or 0)
+    return total
+
+
+__all__ = ["face_damage", "lethal_play"]

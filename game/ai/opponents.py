@@ -12,17 +12,21 @@ Medium:
   it holds (a pump, a removal spell: its targets go where Medium's targets rule aims them).
 
 The style of a world depends only on the world's number, never on what the world holds, so the
-mix is the same in every game that looks the same to the seat.
+mix is the same in every game that looks the same to the seat. What the other player has shown
+of its habits in the public log (habits.py) is kept in every style: one that has never blocked
+does not block in the sampled games, one that has never attacked does not attack.
 """
 
 from __future__ import annotations
 
 import random
+from functools import cache
 
 from game.engine.decisions import Decision
 from game.engine.state import GameState
 
 from .answers import Answer, valid_subset
+from .habits import habits
 from .policy import Policy
 
 
@@ -50,17 +54,39 @@ class Tricky(Policy):
         return super().on_priority(g, d)
 
 
+class NeverBlocks(Policy):
+    """The habit of a player who has let every attacker through so far."""
+
+    def on_declare_blockers(self, g: GameState, d: Decision) -> Answer:
+        return []
+
+
+class NeverAttacks(Policy):
+    """The habit of a player who has kept every creature home so far (a goaded one must go)."""
+
+    def on_declare_attackers(self, g: GameState, d: Decision) -> Answer:
+        goaded = [o.id for o in d.options if ":" not in o.id and o.data[0].goaded_by]  # type: ignore[index]
+        return valid_subset(d, goaded)
+
+
 STYLES: tuple[type[Policy], ...] = (Policy, Aggressive, Policy, Tricky)
+
+
+@cache
+def _with_habits(style: type[Policy], no_blocks: bool, no_attacks: bool) -> type[Policy]:
+    bases = [NeverBlocks] * no_blocks + [NeverAttacks] * no_attacks
+    return type(f"{style.__name__}AsRead", (*bases, style), {}) if bases else style
 
 
 def rollout_players(g: GameState, seat: str, world: int, seed: int) -> dict[str, Policy]:
     """The players of sampled world number `world`: Medium for `seat`, the world's style for the
     other player."""
-    style = STYLES[world % len(STYLES)]
+    read = habits(g, g.opponent(seat))
+    style = _with_habits(STYLES[world % len(STYLES)], read.never_blocks, read.never_attacks)
     return {
         p.name: (Policy if p.name == seat else style)(p.name, random.Random(seed + i))
         for i, p in enumerate(g.players)
     }
 
 
-__all__ = ["STYLES", "Aggressive", "Tricky", "rollout_players"]
+__all__ = ["STYLES", "Aggressive", "NeverAttacks", "NeverBlocks", "Tricky", "rollout_players"]

@@ -34,9 +34,15 @@ def _aimed(g: GameState, seat: str, harms: bool) -> bool:
 
 
 def _token_worth(g: GameState, seat: str, step: Step) -> float:
-    """Tokens by what they are: a Treasure, a small creature, a 4-power one, a 4/4."""
+    """Tokens by what they are: a Treasure, a small creature, a 4-power one, a 4/4; a legendary
+    one is worth nothing while the seat has one of that name (the legend rule keeps one,
+    CR 704.5j)."""
     token = token_def(step["token"])
     count = int(step.get("count", 1))
+    if "Legendary" in token.supertypes:
+        if any(o.name == token.name for o in g.controlled(seat)):
+            return 0.0
+        count = min(count, 1)
     if "Creature" not in token.types:
         return 0.8 * count
     if (token.power or 0) >= 4:

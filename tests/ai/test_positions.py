@@ -182,6 +182,14 @@ def _bottoms_purple_worm(game: Engine, ids: list[str]) -> str | None:
     return None if names == ["Purple Worm"] else f"put {names} on the bottom"
 
 
+def _room(name: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return None if got == [name] else f"it ventured into {got}"
+
+    return wrong
+
+
 def _alice_alone(game: Engine, ids: list[str]) -> str | None:
     d = game.pending
     assert d is not None
@@ -250,6 +258,17 @@ CASES = [
         EASY_SLIPS + ": a gang block (it then chump-blocks, which keeps it alive)",
     ),
     Case(
+        "gang_blocks_a_big_attacker_with_three.yaml",
+        "bob",
+        _blocks(
+            "Veteran Dungeoneer blocks Purple Worm",
+            "Varis, Silverymoon Ranger blocks Purple Worm",
+            "Gloom Stalker blocks Purple Worm",
+        ),
+        ("medium", "hard"),
+        EASY_SLIPS + ": a gang block",
+    ),
+    Case(
         "enough_blockers_against_trample.yaml",
         "bob",
         _blocks(
@@ -287,6 +306,11 @@ CASES = [
     Case("magic_missile_kills_or_goes_face.yaml", "bob", _damage_kills_or_is_lethal),
     Case("magic_missile_goes_face_for_lethal.yaml", "bob", _only_the_face),
     Case("power_word_kill_kept_for_a_threat.yaml", "bob", _not_cast("Power Word Kill")),
+    Case(
+        "no_second_legend_while_the_first_is_in_play.yaml",
+        "bob",
+        _not_cast("Varis, Silverymoon Ranger"),
+    ),
     Case("bar_the_gate_not_spent_on_a_small_creature.yaml", "bob", _not_cast("Bar the Gate")),
     Case(
         "bar_the_gate_counters_a_threat.yaml",
@@ -324,6 +348,13 @@ CASES = [
         _bottoms_purple_worm,
         levels=("medium", "hard"),
         why=EASY_SLIPS + ": its least valuable card, a land, to the bottom",
+    ),
+    Case(
+        "no_oubliette_that_sacrifices_a_creature.yaml",
+        "bob",
+        _room("Veils of Fear"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": a random room half the time",
     ),
     Case(
         "magic_missile_all_at_the_face_for_lethal.yaml", "bob", _alice_alone, ("hard",), HARD_ONLY

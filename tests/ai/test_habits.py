@@ -1,0 +1,74 @@
+"""The other player's habits, read from the public log (game/ai/habits.py): what the engine
+writes when a player attacks, blocks, or declines either, and Medium's attack against a player
+who has never blocked (Easy doesn't read habits)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game.ai import decide
+from game.ai.habits import habits
+from game.ai.opponents import STYLES, NeverAttacks, NeverBlocks, rollout_players
+from game.ai.policy import Policy
+from game.engine.game import Engine
+from game.scenario.loader import load_scenario
+from game.scenario.runner import build_game, play_script
+
+from .test_positions import _labels
+
+# Not under positions/: a position there is judged as it stands, and these need a history.
+FILE = Path(__file__).resolve().parent / "habits" / "attacks_a_player_who_never_blocks.yaml"
+
+
+def position(file: Path) -> Engine:
+    scenario = load_scenario(file)
+    game = build_game(scenario)
+    play_script(scenario, game)
+    return game
+
+
+def test_the_log_says_who_attacks_and_who_blocks() -> None:
+    game = position(FILE)
+    g = game.state
+    assert habits(g, "alice").never_blocks is False  # not asked yet
+    for _ in range(2):
+        g.note("alice declares no blockers")
+    g.note("bob attacks alice with Grizzled Outrider", "CR 508.1")
+    for _ in range(3):
+        g.note("alice declares no attackers")
+    read = habits(g, "alice")
+    assert read.never_blocks and read.never_attacks
+    assert not habits(g, "bob").never_blocks and habits(g, "bob").attacked == 1
+    g.note("alice blocks: Purple Worm blocks Dungeon Crawler", "CR 509.1")
+    assert not habits(g, "alice").never_blocks
+
+
+def test_medium_attacks_a_player_who_never_blocks() -> None:
+    game = position(FILE)
+    for seed in range(3):
+        answer = decide("medium", game, "bob", seed)
+        assert _labels(game, answer) == [], f"it attacked into the Worm unread: {answer}"
+    for _ in range(2):
+        game.state.note("alice declares no blockers")
+    for seed in range(3):
+        got = _labels(game, decide("medium", game, "bob", seed))
+        assert got == ["Dungeon Crawler", "Grizzled Outrider"], f"seed {seed}: {got}"
+
+
+@pytest.mark.parametrize("world", range(len(STYLES)))
+def test_hards_sampled_opponent_keeps_the_habits_it_has_shown(world: int) -> None:
+    """Hard's sampled games replay the answer log, so the habit lines there come from real
+    answers; here they are written as the engine writes them, and every style keeps them."""
+    g = position(FILE).state
+    assert not isinstance(rollout_players(g, "bob", world, 0)["alice"], NeverBlocks)
+    for _ in range(2):
+        g.note("alice declares no blockers")
+    for _ in range(3):
+        g.note("alice declares no attackers")
+    players = rollout_players(g, "bob", world, 0)
+    assert isinstance(players["alice"], NeverBlocks)
+    assert isinstance(players["alice"], NeverAttacks)
+    assert isinstance(players["alice"], STYLES[world])
+    assert type(players["bob"]) is Policy
