@@ -244,6 +244,8 @@
   // venture.css). All of them where they fit (for blocks, the attackers too: a blocker is
   // picked, then its attacker), else the first one's buttons.
   var docked = window.matchMedia("(max-width: 1100px)");
+  // The decisions about the hand itself, which show the whole hand (the same list in venture.css).
+  var HAND_DECISIONS = ["mulligan", "mulligan_bottom", "discard"];
   var foldedPrompt = null, shownCards = null;
   function promptId() {
     var area = document.getElementById("prompt");
@@ -270,18 +272,26 @@
     if (!id || id === shownCards) return;
     shownCards = id;
     var prompt = document.querySelector("#prompt .prompt.mine");
-    if (prompt.getAttribute("data-kind") === "priority") return;
-    // on a wide screen the hand stays docked at the bottom, its cards in view
-    var actions = docked.matches ? "#opponent .perm-actions, #me .perm-actions, #hand .card-actions"
-                                 : "#opponent .perm-actions, #me .perm-actions";
-    var first = document.querySelector(actions);
-    if (!first) return;
-    var cards = Array.prototype.map.call(document.querySelectorAll(actions), function (el) {
-      return el.closest(".perm, .card") || el;
-    });
-    if (prompt.getAttribute("data-kind") === "declare_blockers") {
-      cards = cards.concat(Array.prototype.slice.call(document.querySelectorAll(".battlefield .perm.attacking")));
+    var kind = prompt.getAttribute("data-kind");
+    if (kind === "priority") return;
+    var first, cards;
+    if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
+      if (!docked.matches) return;  // on a wide screen the hand is docked at the bottom
+      cards = Array.prototype.slice.call(document.querySelectorAll("#hand .card"));
+      first = cards[0];
+    } else {
+      // on a wide screen the hand stays docked at the bottom, its cards in view
+      var actions = docked.matches ? "#opponent .perm-actions, #me .perm-actions, #hand .card-actions"
+                                   : "#opponent .perm-actions, #me .perm-actions";
+      first = document.querySelector(actions);
+      cards = Array.prototype.map.call(document.querySelectorAll(actions), function (el) {
+        return el.closest(".perm, .card") || el;
+      });
+      if (kind === "declare_blockers") {
+        cards = cards.concat(Array.prototype.slice.call(document.querySelectorAll(".battlefield .perm.attacking")));
+      }
     }
+    if (!first) return;
     var top = Infinity, bottom = -Infinity;
     cards.forEach(function (card) {
       var r = card.getBoundingClientRect();
