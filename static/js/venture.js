@@ -391,7 +391,9 @@
     }
     var first = pairs.filter(function (p) { return p.blocker === blocker; })[0];
     picking.hidden = !first;
-    if (first) picking.textContent = "Now click or tap the attacker " + blockerName(first) + " blocks (Escape lets go).";
+    var none = chosen.querySelector(".block-none");  // "No blocks yet: click a creature…"
+    if (none) none.hidden = !!first || chosen.querySelectorAll(".block-pairs li").length > 0;
+    if (first) picking.textContent = "Now click or tap the attacker " + blockerName(first) + " blocks; Block again lets go.";
   }
   function pickBlocker(token) {
     blocker = token;
