@@ -27,10 +27,15 @@ def side(
     # Before the first turn (the play/draw choice, mulligans) nobody's turn has begun.
     pregame = bool(pending and pending["kind"] in PREGAME_KINDS)
     is_active = snap.view["turn"]["active"] == seat.engine_name and not pregame
-    # Names of what a permanent may fight: the permanents on the battlefield and the players.
-    names: dict[int | str, str] = {
-        p["id"]: p["name"] for half in snap.view["players"].values() for p in half["battlefield"]
-    }
+    # Names of what a permanent may fight: the permanents on the battlefield, each with the
+    # number its card shows among its controller's namesakes ("blocking Veteran Dungeoneer #2":
+    # which of two it blocks), and the players.
+    names: dict[int | str, str] = {}
+    for half in snap.view["players"].values():
+        numbers = namesake_numbers((p["id"], p["name"]) for p in half["battlefield"])
+        for p in half["battlefield"]:
+            number = numbers.get(p["id"])
+            names[p["id"]] = f"{p['name']} #{number}" if number else p["name"]
     names.update(snap.player_names)
     lands, creatures, others = _battlefield(pv["battlefield"], actions, is_active, names)
     dungeon = (pv["dungeon"]["name"], pv["dungeon"]["room"]) if pv["dungeon"] else None

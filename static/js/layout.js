@@ -6,10 +6,11 @@
   document.documentElement.classList.add("js");
 
   // On a phone the prompt sticks to the bottom of the screen and the stack sticks just above it
-  // (venture.css, max-width: 700px): the stack needs the prompt's height. On a wider screen the
-  // hand sticks to the bottom: what is scrolled into view stops above it (scroll-padding).
+  // (venture.css, max-width: 1100px): the stack needs the prompt's height, and what is scrolled
+  // into view (a focused button, a card asked about) stops above both (scroll-padding). On a
+  // wider screen the hand sticks to the bottom: what is scrolled into view stops above it.
   // Each fragment is replaced whole by the server's redraws: the new one is watched.
-  var VARIABLES = { prompt: "--action-bar-h", hand: "--hand-h" };
+  var VARIABLES = { prompt: "--action-bar-h", stack: "--stack-h", hand: "--hand-h" };
   var observed = {};
   var sizer = window.ResizeObserver ? new ResizeObserver(function (entries) {
     entries.forEach(function (entry) {

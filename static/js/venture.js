@@ -98,8 +98,9 @@
     if (!box.matches || !box.matches(".multi-form input[type=checkbox]")) return;
     document.querySelectorAll('[data-pick="' + box.id + '"]').forEach(function (label) {
       label.classList.toggle("on", box.checked);
+      // a card with several options (a blocker's, one per attacker) is picked while any is on
       var card = label.closest(".perm, .card");
-      if (card) card.classList.toggle("picked", box.checked);
+      if (card) card.classList.toggle("picked", !!card.querySelector(".pick.on"));
     });
   });
 
@@ -237,9 +238,14 @@
 
   // On a phone the prompt is docked over the bottom of the screen: its Fold button shrinks it
   // to its first line for as long as the decision lasts (its redraws included); a new decision
-  // comes unfolded. A decision made on the cards (blocks, attacks, targets) brings the first
-  // card it asks about into view above the prompt (and the stack docked over it).
-  var phone = window.matchMedia("(max-width: 700px)");
+  // comes unfolded. A decision made on the cards (blocks, attacks, targets) brings the cards it
+  // asks about into view: above the docked prompt (and the stack docked over it) on a narrow
+  // screen, anywhere in the window on a wide one (where the prompt stays in view beside them,
+  // venture.css). All of them where they fit (for blocks, the attackers too: a blocker is
+  // picked, then its attacker), else the first one's buttons.
+  var docked = window.matchMedia("(max-width: 1100px)");
+  // The decisions about the hand itself, which show the whole hand (the same list in venture.css).
+  var HAND_DECISIONS = ["mulligan", "mulligan_bottom", "discard"];
   var foldedPrompt = null, shownCards = null;
   function promptId() {
     var area = document.getElementById("prompt");
@@ -263,16 +269,43 @@
   });
   function showCardsAsked() {
     var id = promptId();
-    if (!id || id === shownCards || !phone.matches) return;
+    if (!id || id === shownCards) return;
     shownCards = id;
     var prompt = document.querySelector("#prompt .prompt.mine");
-    if (prompt.getAttribute("data-kind") === "priority") return;
-    var first = document.querySelector("#opponent .perm-actions, #me .perm-actions, #hand .card-actions");
+    var kind = prompt.getAttribute("data-kind");
+    if (kind === "priority") return;
+    var first, cards;
+    if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
+      if (!docked.matches) return;  // on a wide screen the hand is docked at the bottom
+      cards = Array.prototype.slice.call(document.querySelectorAll("#hand .card"));
+      first = cards[0];
+    } else {
+      // on a wide screen the hand stays docked at the bottom, its cards in view
+      var actions = docked.matches ? "#opponent .perm-actions, #me .perm-actions, #hand .card-actions"
+                                   : "#opponent .perm-actions, #me .perm-actions";
+      first = document.querySelector(actions);
+      cards = Array.prototype.map.call(document.querySelectorAll(actions), function (el) {
+        return el.closest(".perm, .card") || el;
+      });
+      if (kind === "declare_blockers") {
+        cards = cards.concat(Array.prototype.slice.call(document.querySelectorAll(".battlefield .perm.attacking")));
+      }
+    }
     if (!first) return;
-    var box = first.getBoundingClientRect();
-    var bar = barTop();
-    if (box.top < 0) window.scrollBy(0, box.top - 8);
-    else if (box.bottom > bar) window.scrollBy(0, Math.min(box.bottom - bar + 8, box.top));
+    var top = Infinity, bottom = -Infinity;
+    cards.forEach(function (card) {
+      var r = card.getBoundingClientRect();
+      top = Math.min(top, r.top);
+      bottom = Math.max(bottom, r.bottom);
+    });
+    var bar = docked.matches ? barTop() : window.innerHeight;
+    if (bottom - top > bar - 16) {  // they do not all fit: the first one's buttons
+      var box = first.getBoundingClientRect();
+      top = box.top;
+      bottom = box.bottom;
+    }
+    if (top < 8) window.scrollBy(0, top - 8);
+    else if (bottom > bar - 8) window.scrollBy(0, Math.min(bottom - bar + 8, top - 8));
   }
   function barTop() {  // the top of the docked prompt, or of the stack docked above it
     var top = window.innerHeight;
@@ -300,65 +333,142 @@
   // Blocks by clicking: a creature of yours that can block, then the attacker it blocks. Only
   // the pairs the engine offers (the options' checkboxes) can be made; a blocker blocks one
   // attacker, so choosing another moves it. Confirm sends them as before.
+  //
+  // A blocker's card shows one button, "Block", which does what a click anywhere on the card
+  // does (it picks the creature, and is the way in by keyboard); its buttons for each attacker
+  // ("block alice's Veteran Dungeoneer #2", the labels of the options' checkboxes) show only
+  // while it is picked. Shown all the time they filled half the card, so a click meant for the
+  // card landed on one of them: a block the player never chose, and the next click, on the
+  // attacker, opened its zoom instead of making the block.
   var blocker = null;
   function blockChecks() {
     return Array.prototype.slice.call(document.querySelectorAll('#prompt .prompt.mine[data-kind="declare_blockers"] label.check[data-marks]'));
   }
   function pairOf(label) {
     var ids = label.getAttribute("data-marks").split(" ");
-    return { blocker: ids[0], attacker: ids[1], box: label.querySelector("input[type=checkbox]") };
+    return { blocker: ids[0], attacker: ids[1], box: label.querySelector("input[type=checkbox]"), label: label };
+  }
+  function blockerName(pair) {  // "your Yuan-Ti Malison #1", from the option's own words
+    var text = pair.label.querySelector(".check-text").textContent;
+    return text.split(" blocks ")[0].replace(/ \([^)]*\)$/, "");
+  }
+  function markBlockers() {
+    var pairs = blockChecks().map(pairOf);
+    var cards = {};
+    pairs.forEach(function (pair) {
+      document.querySelectorAll('.perm [data-pick="' + pair.box.id + '"]').forEach(function (label) {
+        label.classList.add("block-pair");
+        var card = label.closest(".perm");
+        card.classList.add("can-block");
+        cards[pair.blocker] = card;
+      });
+    });
+    Object.keys(cards).forEach(function (token) {
+      var actions = cards[token].querySelector(".perm-actions");
+      var button = actions.querySelector(".block-with");
+      if (!button) {
+        button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn tiny block-with";
+        button.setAttribute("data-blocker", token);
+        actions.insertBefore(button, actions.firstChild);
+      }
+      var ticked = pairs.filter(function (p) { return p.blocker === token && p.box.checked; })[0];
+      var picked = blocker === token;
+      button.setAttribute("aria-pressed", picked ? "true" : "false");
+      button.textContent = ticked && !picked
+        ? "Blocks " + ticked.label.querySelector(".check-text").textContent.split(" blocks ")[1].replace(/ \([^)]*\)$/, "")
+        : "Block";
+      button.title = picked ? "Now click the attacker it blocks (Escape lets go)" : "Pick this creature to block, then click the attacker it blocks";
+    });
+    var chosen = document.querySelector("#prompt .prompt.mine .block-chosen");
+    if (!chosen) return;
+    var picking = chosen.querySelector(".block-picking");
+    if (!picking) {
+      picking = document.createElement("p");
+      picking.className = "hint block-picking";
+      chosen.insertBefore(picking, chosen.firstChild);
+    }
+    var first = pairs.filter(function (p) { return p.blocker === blocker; })[0];
+    picking.hidden = !first;
+    var none = chosen.querySelector(".block-none");  // "No blocks yet: click a creature…"
+    if (none) none.hidden = !!first || chosen.querySelectorAll(".block-pairs li").length > 0;
+    if (first) picking.textContent = "Now click or tap the attacker " + blockerName(first) + " blocks; Block again lets go.";
   }
   function pickBlocker(token) {
     blocker = token;
     document.querySelectorAll(".block-source, .block-target").forEach(function (el) {
       el.classList.remove("block-source", "block-target");
     });
-    if (!token) return;
     blockChecks().map(pairOf).forEach(function (pair) {
-      if (pair.blocker !== token) return;
+      if (!token || pair.blocker !== token) return;
       marked(pair.blocker).forEach(function (el) { el.classList.add("block-source"); });
       marked(pair.attacker).forEach(function (el) { el.classList.add("block-target"); });
     });
+    markBlockers();
   }
   function setBox(box, on) {
     if (box.checked === on) return;
     box.checked = on;
     box.dispatchEvent(new Event("change", { bubbles: true }));
   }
+  // `from` blocks `to` (or no longer does, if it did): true if the engine offers that pair.
+  function chooseBlock(from, to) {
+    var pairs = blockChecks().map(pairOf);
+    var chosen = pairs.filter(function (p) { return p.blocker === from && p.attacker === to; })[0];
+    if (!chosen) return false;
+    var was = chosen.box.checked;
+    pickBlocker(null);
+    pairs.forEach(function (p) { if (p.blocker === from && p !== chosen) setBox(p.box, false); });
+    setBox(chosen.box, !was);
+    return true;
+  }
   document.addEventListener("click", function (event) {
     var pairs = blockChecks().map(pairOf);
-    if (!pairs.length || event.target.closest("button, a, label, input, summary, form")) return;
+    if (!pairs.length) return;
+    var button = event.target.closest(".block-with");
+    if (button) {
+      var own = button.getAttribute("data-blocker");
+      pickBlocker(blocker === own ? null : own);
+      return;
+    }
+    if (event.target.closest("button, a, label, input, summary, form")) return;
     var perm = event.target.closest(".perm[data-id]");
     if (!perm) return;
     var token = "o" + perm.getAttribute("data-id");
-    if (blocker && blocker !== token) {
-      var chosen = pairs.filter(function (p) { return p.blocker === blocker && p.attacker === token; })[0];
-      if (chosen) {
-        event.preventDefault();  // consumed: the zoom panel (zoom.js) stays shut
-        var was = chosen.box.checked;
-        pairs.forEach(function (p) { if (p.blocker === blocker) setBox(p.box, false); });
-        setBox(chosen.box, !was);
-        pickBlocker(null);
-        return;
-      }
+    if (blocker && blocker !== token && chooseBlock(blocker, token)) {
+      event.preventDefault();  // consumed: the zoom panel (zoom.js) stays shut
+      return;
     }
     var canBlock = pairs.some(function (p) { return p.blocker === token; });
     if (canBlock) event.preventDefault();
     pickBlocker(canBlock && blocker !== token ? token : null);
   });
+  // With a blocker picked, Enter on a focused attacker (a card is a stop of the Tab key) makes
+  // the block, as a click would; elsewhere Enter opens the card (zoom.js, which runs after this
+  // and leaves a key it finds consumed).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !blocker || !event.target.matches || !event.target.matches(".perm.block-target[data-id]")) return;
+    if (chooseBlock(blocker, "o" + event.target.getAttribute("data-id"))) event.preventDefault();
+  });
   // However a block is ticked (on the card, in the list, with a key), a blocker blocks one
-  // attacker: ticking a pair unticks that blocker's other pair.
+  // attacker: ticking a pair unticks that blocker's other pair; and the pick is done with.
   document.addEventListener("change", function (event) {
     var label = event.target.closest && event.target.closest('.prompt.mine[data-kind="declare_blockers"] label.check[data-marks]');
-    if (!label || !event.target.checked) return;
+    if (!label) return;
     var ticked = pairOf(label);
-    blockChecks().map(pairOf).forEach(function (p) {
-      if (p.blocker === ticked.blocker && p.box !== ticked.box) setBox(p.box, false);
-    });
+    if (event.target.checked) {
+      blockChecks().map(pairOf).forEach(function (p) {
+        if (p.blocker === ticked.blocker && p.box !== ticked.box) setBox(p.box, false);
+      });
+    }
+    if (blocker) pickBlocker(null); else markBlockers();
   });
+  // A redraw replaces the cards: the pick is marked on the new ones (or dropped with the decision).
   document.addEventListener("htmx:wsAfterMessage", function () {
-    if (blocker && !blockChecks().length) pickBlocker(null);
+    pickBlocker(blocker && blockChecks().length ? blocker : null);
   });
+  document.addEventListener("DOMContentLoaded", markBlockers);
 
   // The blocks chosen so far, in the prompt's words (each creature named with the number its
   // card shows among its namesakes); the list of every possible pair is the form without

@@ -1,6 +1,7 @@
 """What the browser tests share: the viewports, a browser signed in as a player, games made on
-the server's side for the browsers to open or started by two browsers from a scenario file, the
-steps of filling in the dungeon editor, and the README's pictures."""
+the server's side for the browsers to open (one at its mulligan) or started by two browsers
+from a scenario file, where an element is on the screen, the steps of filling in the dungeon
+editor, and the README's pictures."""
 
 from __future__ import annotations
 
@@ -17,7 +18,15 @@ from playwright.sync_api import expect
 from game import services
 from game.decks import GREEN_WHITE_VARIS
 from game.models import Game, Player
-from tests.web.helpers import POSITIONS, make_player, start_position
+from tests.web.helpers import (
+    POSITIONS,
+    answer,
+    make_player,
+    pending,
+    seat_name,
+    start_game,
+    start_position,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -173,3 +182,33 @@ class Inputs:
     def press(self, key: str) -> None:
         self.count += 1
         self.page.keyboard.press(key)
+
+
+def box(page, selector: str) -> dict:
+    """Where the first element matching `selector` is in the viewport now (read in one go: a
+    fragment swapped in meanwhile cannot leave a detached element's empty box)."""
+    return page.evaluate(
+        """s => { const r = document.querySelector(s).getBoundingClientRect();
+                  return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
+        selector,
+    )
+
+
+def in_the_viewport(rect: dict, viewport: dict) -> bool:
+    """Whether the box `rect` lies whole within the screen `viewport`."""
+    return (
+        rect["y"] >= 0
+        and rect["y"] + rect["height"] <= viewport["height"] + 0.5
+        and rect["x"] >= 0
+        and rect["x"] + rect["width"] <= viewport["width"] + 0.5
+    )
+
+
+def a_game_at_the_mulligan():
+    """A new game past the play-or-draw choice: the player asked "Keep this hand of 7?", and
+    the game."""
+    ann, ben = make_player("ann"), make_player("ben")
+    game = start_game(ann, ben, seed=3)
+    first = ann if seat_name(game, ann) == pending(game).player else ben
+    answer(game, first, "play")
+    return first, game

@@ -1,15 +1,17 @@
 """An accessibility audit with axe-core (axe-playwright-python) on the pages a player uses: the
-lobby, the new-game page, a game in progress on a desktop and on a phone, and a profile. No
+lobby, the new-game page, a game in progress on a desktop and on a phone (blocks being made on
+the cards and the mulligan too), and a profile. No
 violation of serious or critical impact is allowed; the others are printed for the record."""
 
 from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from tests.web.helpers import make_player
 
-from .helpers import game_at, waiting_game
+from .helpers import a_game_at_the_mulligan, game_at, off_the_loop, waiting_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,3 +53,25 @@ def test_a_game_in_progress_passes_the_audit(open_as, phone):
         page = open_as(player, game.get_absolute_url(), phone=phone)
         page.wait_for_selector("#prompt .prompt")
         assert audit(page) == [], player.display_name
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_blocks_on_the_cards_and_the_mulligan_pass_the_audit(open_as, phone):
+    """The decisions made on the cards and on the whole hand: a blocker picked (its Block
+    button pressed, its buttons per attacker shown), and the hand of the mulligan in rows."""
+    alice, bob, game = game_at("identical_blockers.yaml")
+    attacker = open_as(alice, game.get_absolute_url())
+    page = open_as(bob, game.get_absolute_url(), phone=phone)
+    expect(attacker.locator("#prompt .prompt.mine")).to_have_attribute(
+        "data-kind", "declare_attackers"
+    )
+    attacker.locator("#attack-all").click()
+    attacker.locator("#confirm").click()
+    expect(page.locator("#prompt .prompt.mine")).to_have_attribute("data-kind", "declare_blockers")
+    page.locator("#me .perm-actions .block-with").first.click()
+    expect(page.locator("#me .perm.block-source")).to_have_count(1)
+    assert audit(page) == [], "blocks"
+    player, game = off_the_loop(a_game_at_the_mulligan)
+    page = open_as(player, game.get_absolute_url(), phone=phone)
+    expect(page.locator("#prompt .prompt.mine")).to_have_attribute("data-kind", "mulligan")
+    assert audit(page) == [], "mulligan"

@@ -124,3 +124,134 @@ def test_blocks_on_the_cards_are_said_in_the_prompt_with_the_cards_numbers(
     for page in (alice, bob):
         expect(page.locator("#log")).to_contain_text("bob blocks")
     assert inputs.count == 5, inputs.count
+
+
+def block_on_the_cards(new_page, live_server_url, viewport):
+    """Alice attacks with her two Veteran Dungeoneers (a trick in hand: she is stopped once
+    blocks are known, so the blocks stay on the table); Bob's page at his declare-blockers
+    decision, with his two Yuan-Ti Malisons able to block."""
+    alice, bob = table(new_page, live_server_url, "identical_blockers_trick.yaml", viewport)
+    expect(alice.locator("#pass")).to_contain_text("To combat")
+    alice.locator("#pass").click()
+    expect(prompt(alice)).to_have_attribute("data-kind", "declare_attackers")
+    alice.locator("#attack-all").click()
+    alice.locator("#confirm").click()
+    expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
+    return alice, bob
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_two_namesake_attackers_blocked_by_clicks_anywhere_on_the_cards(
+    new_page, live_server_url, viewport
+):
+    """A click on a blocker's card picks it wherever it lands (its lower half held a button
+    per attacker that made a block at once, and the click on the attacker then opened its
+    zoom); the click on an attacker makes the block. Two namesakes block two namesakes crosswise,
+    and the prompt, the cards and then the log say which blocks which."""
+    alice, bob = block_on_the_cards(new_page, live_server_url, viewport)
+    inputs = Inputs(bob)
+    malisons = bob.locator("#me .perm[data-name='Yuan-Ti Malison']")
+    dungeoneers = bob.locator("#opponent .perm[data-name='Veteran Dungeoneer']")
+    # Each blocker shows one button, "Block"; its buttons for each attacker are out of sight.
+    blocks = bob.locator("#me .perm-actions .block-with")
+    expect(blocks).to_have_text(["Block", "Block"])
+    expect(bob.locator("#me .perm-actions label.pick")).to_have_count(4)
+    for i in range(4):
+        expect(bob.locator("#me .perm-actions label.pick").nth(i)).to_be_hidden()
+    pairs = bob.locator("#prompt .block-pairs li")
+
+    def click(card, where: float) -> None:
+        """A click on `card` at `where` of its height, in its middle."""
+        card.scroll_into_view_if_needed()
+        size = card.bounding_box()
+        inputs.count += 1
+        card.click(position={"x": size["width"] / 2, "y": size["height"] * where})
+
+    # The lower part of the first Malison: it is picked, no block is made yet.
+    click(malisons.nth(0), 0.85)
+    expect(malisons.nth(0)).to_have_class(re.compile(r"\bblock-source\b"))
+    expect(blocks.nth(0)).to_have_attribute("aria-pressed", "true")
+    expect(bob.locator("#prompt .block-picking")).to_have_text(
+        "Now click or tap the attacker your Yuan-Ti Malison #1 blocks; Block again lets go."
+    )
+    expect(pairs).to_have_count(0)
+    click(dungeoneers.nth(1), 0.5)
+    expect(pairs).to_have_count(1)
+    expect(bob.locator("dialog.zoom[open]")).to_have_count(0)
+    expect(pairs.first).to_have_text(
+        re.compile(r"^your Yuan-Ti Malison #1 .*blocks alice's Veteran Dungeoneer #2\b")
+    )
+    expect(blocks.nth(0)).to_have_text("Blocks alice's Veteran Dungeoneer #2")
+    # The second Malison by its middle, then the first Dungeoneer.
+    click(malisons.nth(1), 0.5)
+    click(dungeoneers.nth(0), 0.3)
+    expect(pairs).to_have_count(2)
+    expect(bob.locator("dialog.zoom[open]")).to_have_count(0)
+    expect(pairs.nth(1)).to_have_text(
+        re.compile(r"^your Yuan-Ti Malison #2 .*blocks alice's Veteran Dungeoneer #1\b")
+    )
+    expect(blocks).to_have_text(
+        ["Blocks alice's Veteran Dungeoneer #2", "Blocks alice's Veteran Dungeoneer #1"]
+    )
+    expect(bob.locator("#pairings line.pairing.proposed")).to_have_count(2)
+    inputs.click("#confirm")
+    # Declared: written on the cards on both screens (Alice is stopped with her trick).
+    expect(prompt(alice)).to_have_attribute("data-kind", "priority")
+    for page in (alice, bob):
+        side = "#me" if page is bob else "#opponent"
+        expect(page.locator(f"{side} .perm[data-name='Yuan-Ti Malison'] .st.blk")).to_have_text(
+            [
+                re.compile(r"^blocking .*Veteran Dungeoneer #2$"),
+                re.compile(r"^blocking .*Veteran Dungeoneer #1$"),
+            ]
+        )
+    expect(bob.locator("#log")).to_contain_text("bob blocks")
+    assert inputs.count == 5, inputs.count
+
+
+def test_a_block_by_keyboard_and_a_picked_blocker_let_go(new_page, live_server_url):
+    """Tab to a blocker's Block button and press Enter, then Tab to the attacker and press
+    Enter: the block is made (Enter on a card opens its zoom otherwise). A pick is let go by its
+    Block button again or by Escape, and a click on the picked card shows its own buttons."""
+    _, bob = block_on_the_cards(new_page, live_server_url, DESKTOP)
+    blocks = bob.locator("#me .perm-actions .block-with")
+    malison = bob.locator("#me .perm[data-name='Yuan-Ti Malison']").nth(1)
+    dungeoneer = bob.locator("#opponent .perm[data-name='Veteran Dungeoneer']").nth(0)
+    blocks.nth(1).focus()
+    bob.keyboard.press("Enter")
+    expect(malison).to_have_class(re.compile(r"\bblock-source\b"))
+    expect(dungeoneer).to_have_class(re.compile(r"\bblock-target\b"))
+    # Picked, it shows its buttons per attacker; its Block button lets go of it.
+    expect(malison.locator("label.pick")).to_have_count(2)
+    for label in malison.locator("label.pick").all():
+        expect(label).to_be_visible()
+    bob.keyboard.press("Enter")
+    expect(malison).not_to_have_class(re.compile(r"\bblock-source\b"))
+    expect(malison.locator("label.pick").first).to_be_hidden()
+    bob.keyboard.press("Enter")
+    expect(malison).to_have_class(re.compile(r"\bblock-source\b"))
+    bob.keyboard.press("Escape")
+    expect(malison).not_to_have_class(re.compile(r"\bblock-source\b"))
+    bob.keyboard.press("Enter")
+    dungeoneer.focus()
+    bob.keyboard.press("Enter")
+    pairs = bob.locator("#prompt .block-pairs li")
+    expect(pairs).to_have_count(1)
+    expect(pairs.first).to_have_text(
+        re.compile(r"^your Yuan-Ti Malison #2 .*blocks alice's Veteran Dungeoneer #1\b")
+    )
+    expect(bob.locator("dialog.zoom[open]")).to_have_count(0)
+    # A picked blocker's own button for an attacker makes that block at once.
+    bob.locator("#me .perm[data-name='Yuan-Ti Malison']").nth(0).locator(".perm-name").click()
+    bob.locator("#me .perm[data-name='Yuan-Ti Malison']").nth(0).locator(
+        "label.pick", has_text="Veteran Dungeoneer #2"
+    ).click()
+    expect(pairs).to_have_count(2)
+    expect(pairs.nth(0)).to_have_text(
+        re.compile(r"^your Yuan-Ti Malison #1 .*blocks alice's Veteran Dungeoneer #2\b")
+    )
+    expect(bob.locator(".block-source")).to_have_count(0)
+    # With nothing picked, Enter on an attacker opens it, as on any card.
+    dungeoneer.focus()
+    bob.keyboard.press("Enter")
+    expect(bob.locator("dialog.zoom[open] .zoom-name")).to_have_text("Veteran Dungeoneer")

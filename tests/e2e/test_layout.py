@@ -18,21 +18,21 @@ from playwright.sync_api import expect
 from game import services
 from game.decks import GREEN_WHITE_VARIS
 from game.engine.cards import CARDS
-from tests.web.helpers import answer, make_player, pending, seat_name, start_game
+from tests.web.helpers import make_player
 
-from .helpers import DESKTOP, PHONE, game_at, off_the_loop, save_readme_picture, waiting_game
+from .helpers import (
+    DESKTOP,
+    PHONE,
+    a_game_at_the_mulligan,
+    box,
+    game_at,
+    in_the_viewport,
+    off_the_loop,
+    save_readme_picture,
+    waiting_game,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def box(page, selector: str) -> dict:
-    """Where the first element matching `selector` is in the viewport now (read in one go: a
-    fragment swapped in meanwhile cannot leave a detached element's empty box)."""
-    return page.evaluate(
-        """s => { const r = document.querySelector(s).getBoundingClientRect();
-                  return {x: r.x, y: r.y, width: r.width, height: r.height}; }""",
-        selector,
-    )
 
 
 def fits_the_phone_width(rect: dict) -> bool:
@@ -69,26 +69,6 @@ def test_the_phone_keeps_the_prompt_in_view_and_the_hand_one_swipe_away(open_as)
     first, last = box(page, "#hand .card:first-child"), box(page, "#hand .card:last-child")
     assert abs(first["y"] - last["y"]) < 1 and last["x"] > PHONE["width"]
     assert page.evaluate("document.querySelector('#hand .hand').scrollWidth") > PHONE["width"]
-
-
-def in_the_viewport(rect: dict, viewport: dict) -> bool:
-    """Whether the box `rect` lies whole within the screen `viewport`."""
-    return (
-        rect["y"] >= 0
-        and rect["y"] + rect["height"] <= viewport["height"] + 0.5
-        and rect["x"] >= 0
-        and rect["x"] + rect["width"] <= viewport["width"] + 0.5
-    )
-
-
-def a_game_at_the_mulligan():
-    """A new game past the play-or-draw choice: the player asked "Keep this hand of 7?", and
-    the game."""
-    ann, ben = make_player("ann"), make_player("ben")
-    game = start_game(ann, ben, seed=3)
-    first = ann if seat_name(game, ann) == pending(game).player else ben
-    answer(game, first, "play")
-    return first, game
 
 
 def test_the_hand_is_in_view_on_a_laptop_during_the_mulligan_and_the_turn(open_as):
@@ -156,9 +136,9 @@ def test_the_docked_prompt_folds_and_never_hides_the_blockers_buttons(open_as):
     prompt = page.locator("#prompt .prompt.mine")
     expect(prompt).to_have_attribute("data-kind", "declare_blockers")
     page.wait_for_timeout(300)
-    buttons = "#me .perm-actions label.pick"
+    buttons = "#me .perm-actions .block-with"
     count = page.locator(buttons).count()
-    assert count == 4  # two blockers, each with a button per attacker
+    assert count == 2  # two blockers, each with its Block button
 
     def uncovered() -> list[bool]:
         """For each blocker's button: whether it is above the docked prompt once scrolled into

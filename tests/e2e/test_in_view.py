@@ -1,0 +1,229 @@
+"""What a decision asks about is in view and within reach, as a player sees it in Debian's
+Chromium at 1280x800 and 390x844: the blockers and their attackers beside the prompt on a
+laptop (a busy table puts your creatures below the fold), the whole hand for the mulligan, the
+cards to put on the bottom and a discard, names whole on the battlefield (a land's "Swamp #1"),
+and on a phone "Pass until my next turn" and every card's button brought above the docked prompt
+and stack."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import (
+    DESKTOP,
+    PHONE,
+    a_game_at_the_mulligan,
+    box,
+    game_at,
+    in_the_viewport,
+    off_the_loop,
+)
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def mine(page):
+    return page.locator("#prompt .prompt.mine")
+
+
+def rects(page, selector: str) -> list[dict]:
+    """Where each element matching `selector` is in the viewport now (read in one go)."""
+    return page.eval_on_selector_all(
+        selector,
+        """els => els.map(e => { const r = e.getBoundingClientRect();
+                                  return {x: r.x, y: r.y, width: r.width, height: r.height}; })""",
+    )
+
+
+def dock_top(page) -> float:
+    """The top of what is docked at the bottom of a phone's screen: the prompt, and the stack
+    over it when it holds something."""
+    return page.evaluate(
+        """() => Math.min(...['prompt', 'stack'].map(id => document.getElementById(id))
+                   .filter(e => e && e.checkVisibility())
+                   .map(e => e.getBoundingClientRect().top), innerHeight)"""
+    )
+
+
+def attack_with_all(alice) -> None:
+    """Alice, at her first main phase of busy_blocks.yaml, attacks with every creature."""
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    expect(alice.locator("#pass")).to_contain_text("To combat")
+    alice.locator("#pass").click()
+    expect(mine(alice)).to_have_attribute("data-kind", "declare_attackers")
+    alice.locator("#attack-all").click()
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(4)
+    alice.locator("#confirm").click()
+
+
+def to_blocks(bob) -> None:
+    """Bob, stopped by the attack, passes on to his blocks."""
+    expect(mine(bob)).to_have_attribute("data-kind", "priority")
+    expect(bob.locator("#pass")).to_contain_text("To blockers")
+    bob.locator("#pass").click()
+    expect(mine(bob)).to_have_attribute("data-kind", "declare_blockers")
+    bob.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
+
+
+def test_a_laptop_shows_the_blockers_and_their_attackers_beside_the_prompt(open_as):
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url())
+    attack_with_all(alice)
+    to_blocks(bob)
+    blockers, attackers = "#me .perm.can-block", "#opponent .perm.attacking"
+    expect(bob.locator(blockers)).to_have_count(7)  # every untapped creature of his
+    expect(bob.locator(attackers)).to_have_count(4)
+    # Every creature to click is in view, and so are the prompt and its Confirm.
+    for rect in rects(bob, blockers) + rects(bob, attackers):
+        assert in_the_viewport(rect, DESKTOP), rect
+    assert in_the_viewport(box(bob, "#prompt .prompt.mine"), DESKTOP)
+    assert in_the_viewport(box(bob, "#prompt #confirm"), DESKTOP)
+    # (At the top of the page his creatures are below the fold.)
+    scrolled = bob.evaluate("scrollY")
+    bob.evaluate("window.scrollTo(0, 0)")
+    assert max(r["y"] + r["height"] for r in rects(bob, blockers)) > DESKTOP["height"]
+    bob.evaluate(f"window.scrollTo(0, {scrolled})")
+    # A block made there is said in the prompt, still in view beside the cards.
+    bob.locator(blockers).nth(0).click()
+    bob.locator(attackers, has_text="Grizzled Outrider").click()
+    pairs = bob.locator("#prompt .block-pairs li")
+    expect(pairs).to_have_count(1)
+    expect(pairs.first).to_have_text(re.compile(r"^your Acererak the Archlich .*Grizzled Outrider"))
+    assert in_the_viewport(box(bob, "#prompt .block-pairs"), DESKTOP)
+    assert in_the_viewport(box(bob, "#prompt #confirm"), DESKTOP)
+
+
+def test_a_phone_brings_every_blocker_and_pass_until_my_next_turn_above_the_dock(open_as):
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url(), phone=True)
+    attack_with_all(alice)
+    to_blocks(bob)
+    # At the start of the decision the first blocker's Block button is above the dock.
+    first = box(bob, "#me .perm-actions .block-with")
+    assert first["y"] >= 0 and first["y"] + first["height"] <= dock_top(bob) + 0.5, first
+    # Each Block button, and then "Pass until my next turn", scrolled into view as a browser
+    # does (a focus, the page's own scrolling) from either end of the page, is above the dock.
+    for selector in [f"#me .perm-actions .block-with >> nth={i}" for i in range(7)] + [
+        "#pass-turn"
+    ]:
+        for start in (0, 100_000):
+            bob.evaluate(f"window.scrollTo(0, {start})")
+            bob.locator(selector).evaluate("e => e.scrollIntoView({block: 'nearest'})")
+            rect = bob.locator(selector).bounding_box()
+            assert rect["y"] >= -1 and rect["y"] + rect["height"] <= dock_top(bob) + 0.5, (
+                selector,
+                start,
+                rect,
+            )
+    # Folded, the prompt is one line; "Pass until my next turn" is pressed with a finger.
+    bob.locator("#prompt [data-fold]").tap()
+    expect(mine(bob)).to_have_class(re.compile(r"\bfolded\b"))
+    bob.locator("#pass-turn").tap()
+    expect(bob.locator("#pace .passing")).to_have_text("Passing until my next turn…")
+
+
+def test_a_phone_keeps_pass_until_my_next_turn_above_the_stack_docked_over_the_prompt(open_as):
+    alice_player, bob_player, game = game_at("busy_table.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url(), phone=True)
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    alice.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
+    # Bob is stopped by the spell: the stack is docked over his prompt.
+    expect(mine(bob)).to_have_attribute("data-kind", "priority")
+    expect(bob.locator("#stack .stack-item")).to_have_count(1)
+    for start in (0, 100_000):
+        bob.evaluate(f"window.scrollTo(0, {start})")
+        bob.locator("#pass-turn").evaluate("e => e.scrollIntoView({block: 'nearest'})")
+        rect = box(bob, "#pass-turn")
+        assert rect["y"] >= -1 and rect["y"] + rect["height"] <= box(bob, "#stack")["y"] + 0.5
+    bob.locator("#pass-turn").tap()
+    expect(bob.locator("#pace .passing")).to_have_text("Passing until my next turn…")
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_whole_hand_is_in_view_for_the_mulligan_and_the_cards_to_put_on_the_bottom(
+    open_as, phone
+):
+    player, game = off_the_loop(a_game_at_the_mulligan)
+    page = open_as(player, game.get_absolute_url(), phone=phone)
+    viewport = PHONE if phone else DESKTOP
+    expect(mine(page)).to_have_attribute("data-kind", "mulligan")
+    expect(page.locator("#prompt .prompt-text")).to_have_text("Keep this hand of 7?")
+    page.wait_for_timeout(300)
+
+    def whole_hand_in_view(count: int) -> None:
+        cards = page.locator("#hand .card")
+        expect(cards).to_have_count(count)
+        bottom = dock_top(page) if phone else viewport["height"]
+        for rect in rects(page, "#hand .card"):
+            assert in_the_viewport(rect, viewport), rect
+            assert rect["y"] + rect["height"] <= bottom + 0.5, (rect, bottom)
+        # and nothing sideways: no card is out of sight in a strip
+        assert page.evaluate(
+            "(() => { const h = document.querySelector('#hand .hand');"
+            " return h.scrollWidth <= h.clientWidth; })()"
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+    whole_hand_in_view(7)
+    page.locator("#prompt button[data-option='mulligan']").click()
+    # The other player keeps; then a new seven, of which one goes to the bottom.
+    other = next(s.player for s in game.seats.all() if s.player != player)
+    other_page = open_as(other, game.get_absolute_url())
+    expect(mine(other_page)).to_have_attribute("data-kind", "mulligan")
+    other_page.locator("#prompt button[data-option='keep']").click()
+    expect(page.locator("#prompt .prompt-text")).to_contain_text("put 1 on the bottom")
+    page.locator("#prompt button[data-option='keep']").click()
+    expect(mine(page)).to_have_attribute("data-kind", "mulligan_bottom")
+    page.wait_for_timeout(300)
+    whole_hand_in_view(7)
+    # Each card's own button is in view, and says what it does (a play it is not).
+    buttons = page.locator("#hand .card-actions button")
+    expect(buttons).to_have_count(7)
+    expect(page.locator("#hand .card.playable").first).to_be_visible()
+    mark = page.evaluate(
+        "getComputedStyle(document.querySelector('#hand .card.playable'), '::before').content"
+    )
+    assert mark == '"choose"', mark
+    buttons.first.click()
+    expect(mine(page)).not_to_have_attribute("data-kind", "mulligan_bottom")
+
+
+WHOLE_NAMES = r"""() => Array.from(document.querySelectorAll('.perm')).flatMap(card => {
+    const name = card.querySelector('.perm-name'), box = card.getBoundingClientRect();
+    const wrong = [];
+    if (name.scrollHeight > name.clientHeight + 1 || name.scrollWidth > name.clientWidth + 1)
+        wrong.push('clipped');
+    // each word on one line, and inside the card
+    // the words, a hyphen ending its word ("Fang-" "Blade" may go on two lines)
+    const text = name.firstChild;
+    for (const m of text.textContent.matchAll(/[^\s-]+-?/g)) {
+        const word = m[0], range = document.createRange();
+        range.setStart(text, m.index); range.setEnd(text, m.index + word.length);
+        const lines = Array.from(range.getClientRects()).filter(r => r.width > 0);
+        if (lines.length > 1) wrong.push('broken: ' + word);
+        if (lines.some(r => r.right > box.right - 2 || r.left < box.left))
+            wrong.push('out: ' + word);
+    }
+    const number = name.querySelector('.perm-number');
+    if (number) {
+        const r = number.getBoundingClientRect();
+        if (r.right > box.right - 2 || r.bottom > box.bottom - 2) wrong.push('number out');
+    }
+    return wrong.map(w => card.dataset.name + (number ? ' ' + number.textContent : '') + ': ' + w);
+})"""
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_names_on_the_battlefield_are_whole_with_their_numbers(open_as, phone):
+    _, bob, game = game_at("busy_blocks.yaml")
+    page = open_as(bob, game.get_absolute_url(), phone=phone)
+    swamps = page.locator("#me .perm[data-name='Swamp'] .perm-name")
+    expect(swamps).to_have_text(["Swamp #1", "Swamp #2", "Swamp #3"])
+    expect(page.locator("#me .perm[data-name='Undermountain Adventurer']")).to_have_count(2)
+    assert page.evaluate(WHOLE_NAMES) == []
