@@ -64,11 +64,13 @@ Environment:
                           client)
 """
 
+import ipaddress
 import json
 import os
 from pathlib import Path
 
 import dj_database_url
+import limits
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -356,6 +358,11 @@ try:
     _rate_overrides = json.loads(os.environ.get("VENTURE_RATE_LIMITS") or "{}")
     for _action, _scopes in _rate_overrides.items():
         VENTURE_RATE_LIMITS[_action] = {**VENTURE_RATE_LIMITS.get(_action, {}), **_scopes}
+    for _action, _scopes in VENTURE_RATE_LIMITS.items():
+        for _scope, _limit in _scopes.items():
+            if _scope not in {"session", "address"}:
+                raise ValueError(f"{_action}: {_scope!r} is neither session nor address")
+            limits.parse_many(_limit)  # "5/minute;20/hour": refused here, not at a request
 except (ValueError, AttributeError, TypeError) as _e:
     raise ImproperlyConfigured(
         f"VENTURE_RATE_LIMITS: give a JSON object such as "
@@ -366,6 +373,13 @@ VENTURE_RATE_LIMIT_STORAGE = os.environ.get("REDIS_URL") or "memory://"
 VENTURE_RATE_LIMIT_PREFIX = os.environ.get("REDIS_PREFIX", "asgi") + "-limits"
 # Proxies whose X-Forwarded-For names the client (game/services/rate_limits.client_address).
 VENTURE_TRUSTED_PROXIES = env_list("VENTURE_TRUSTED_PROXIES", [])
+for _proxy in VENTURE_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _e:
+        raise ImproperlyConfigured(
+            f"VENTURE_TRUSTED_PROXIES: {_proxy!r} is not an address or a network ({_e})"
+        ) from _e
 
 # The websockets' database work and renders run on this many threads per process
 # (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads

@@ -7,7 +7,12 @@ empty in every test (tests/conftest.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -23,6 +28,7 @@ from .helpers import make_player, position_text, start_game
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
 VARIS = "Varis (green-white)"
 ROOMY = "1000/minute"
 
@@ -303,3 +309,35 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_limit_and_a_forged_heade
         forged = Client(REMOTE_ADDR="198.51.100.3", HTTP_X_FORWARDED_FOR="203.0.113.78")
         assert_429(post_guest(forged, 4), "new accounts", "your network address")
     assert Player.objects.count() == 3
+
+
+# The setting from the environment -------------------------------------------------------------
+def settings_from(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Load game/settings.py with `env` and print its rate limits (a fresh interpreter)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "VENTURE_"))}
+    script = "import json, game.settings as s; print(json.dumps(s.VENTURE_RATE_LIMITS))"
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_the_environment_changes_single_entries_and_a_bad_value_stops_the_server():
+    done = settings_from({"VENTURE_RATE_LIMITS": '{"game": {"address": "7/minute"}}'})
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    assert loaded["game"] == {"session": "10/minute;120/hour", "address": "7/minute"}
+    assert loaded["guest"] == settings.VENTURE_RATE_LIMITS["guest"]
+    for bad in (
+        '{"game": {"address": "7 a fortnight"}}',
+        '{"game": {"player": "1/minute"}}',
+        "[1]",
+    ):
+        done = settings_from({"VENTURE_RATE_LIMITS": bad})
+        assert done.returncode != 0 and "VENTURE_RATE_LIMITS: give a JSON object" in done.stderr
+    done = settings_from({"VENTURE_TRUSTED_PROXIES": "10.0.0.1, nginx"})
+    assert done.returncode != 0 and "'nginx' is not an address or a network" in done.stderr
