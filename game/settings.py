@@ -54,13 +54,25 @@ Environment:
     VENTURE_COMPUTER_GAMES_PER_PLAYER  games against the computer one player may run at once
                           (default 3; one more is refused with a message): the computer's
                           thinking is shared between players (game/services/computer_limit.py)
+    VENTURE_RATE_LIMITS   JSON overriding entries of the HTTP rate limits, e.g.
+                          '{"guest": {"address": "100/minute"}}' (docs/security.md, "Rate
+                          limits"): each action ("guest", "game", "seek", "chat", "login",
+                          "post") has a limit per browser session and one per client address
+    VENTURE_TRUSTED_PROXIES  comma-separated addresses or networks of proxies in front of the
+                          servers: a request from one of them is counted against the client
+                          address its X-Forwarded-For names (default: none, REMOTE_ADDR is the
+                          client)
 """
 
+import ipaddress
+import json
 import os
 from pathlib import Path
 
 import dj_database_url
+import limits
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -106,6 +118,27 @@ SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (docs/security.md, "Content-Security-Policy"): everything from this
+# origin, no inline script (a <script> needs the page's nonce; there is no inline event handler),
+# no eval (htmx's is turned off in base.html), websockets to this host ('self' matches ws: and
+# wss: of the same host and port, CSP Level 3). Style attributes are allowed: the board draws the
+# dungeon maps' geometry with them (server-computed CSS variables, also without JavaScript);
+# <style> elements are not, and htmx's own indicator style is turned off.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "style-src-elem": [CSP.SELF, CSP.NONCE],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
 INSTALLED_APPS = [
     # daphne before staticfiles so `manage.py runserver` serves ASGI and websockets.
     "daphne",
@@ -124,6 +157,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that may answer: every page, a 429 and an error page included, gets it.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -131,6 +166,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Every POST, counted before any view's work (CSRF's check comes later, in process_view):
+    # last, so its 429 page gets every other middleware's headers and knows who is asking.
+    "game.services.rate_limits.PostRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "game.urls"
@@ -143,6 +181,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "dungeons.access.dungeon_editor",
@@ -294,6 +333,54 @@ VENTURE_WS_SESSION_RATE = _rate_setting("VENTURE_WS_SESSION_RATE", "20/40")
 VENTURE_WS_ADDRESS_RATE = _rate_setting("VENTURE_WS_ADDRESS_RATE", "100/200")
 # A spectator's socket (its page has no form to send) in place of VENTURE_WS_RATE.
 VENTURE_WS_SPECTATOR_RATE = _rate_setting("VENTURE_WS_SPECTATOR_RATE", "2/10")
+
+# HTTP rate limits (game/services/rate_limits.py, docs/security.md "Rate limits"): per action, a
+# limit per browser session and one per client address (a LAN party or a school shares one
+# address, hence the larger figures), in the `limits` library's notation ("5/minute;20/hour":
+# both apply). Figures no person at the table meets; a script does. Stored in this process's
+# memory, or in Redis with REDIS_URL so that every server of a deployment shares them.
+VENTURE_RATE_LIMITS = {
+    # Accounts made: "Play as guest" and "Sign up".
+    "guest": {"session": "5/minute;20/hour", "address": "30/minute;200/hour"},
+    # Games made: a new game (from decks or a position file), against the computer, a rematch,
+    # playing on from a replay, a designer's "Try it".
+    "game": {"session": "10/minute;120/hour", "address": "60/minute;600/hour"},
+    # "Play now" (quick pairing) requests.
+    "seek": {"session": "20/minute;300/hour", "address": "120/minute;1500/hour"},
+    # Chat messages.
+    "chat": {"session": "20/minute;300/hour", "address": "120/minute;1500/hour"},
+    # Log-in attempts (passwords guessed).
+    "login": {"session": "10/minute;60/hour", "address": "30/minute;300/hour"},
+    # Every POST of any form (the dungeon editor's live preview posts as a designer types).
+    "post": {"session": "240/minute", "address": "1200/minute"},
+}
+try:
+    _rate_overrides = json.loads(os.environ.get("VENTURE_RATE_LIMITS") or "{}")
+    for _action, _scopes in _rate_overrides.items():
+        VENTURE_RATE_LIMITS[_action] = {**VENTURE_RATE_LIMITS.get(_action, {}), **_scopes}
+    for _action, _scopes in VENTURE_RATE_LIMITS.items():
+        for _scope, _limit in _scopes.items():
+            if _scope not in {"session", "address"}:
+                raise ValueError(f"{_action}: {_scope!r} is neither session nor address")
+            limits.parse_many(_limit)  # "5/minute;20/hour": refused here, not at a request
+except (ValueError, AttributeError, TypeError) as _e:
+    raise ImproperlyConfigured(
+        f"VENTURE_RATE_LIMITS: give a JSON object such as "
+        f'{{"guest": {{"address": "100/minute"}}}} ({_e})'
+    ) from _e
+VENTURE_RATE_LIMIT_STORAGE = os.environ.get("REDIS_URL") or "memory://"
+# The limits' keys in Redis start with this (two deployments, or test runs, on one database).
+VENTURE_RATE_LIMIT_PREFIX = os.environ.get("REDIS_PREFIX", "asgi") + "-limits"
+# Proxies whose X-Forwarded-For names the client (game/services/rate_limits.client_address).
+VENTURE_TRUSTED_PROXIES = env_list("VENTURE_TRUSTED_PROXIES", [])
+for _proxy in VENTURE_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError as _e:
+        raise ImproperlyConfigured(
+            f"VENTURE_TRUSTED_PROXIES: {_proxy!r} is not an address or a network ({_e})"
+        ) from _e
+
 # The websockets' database work and renders run on this many threads per process
 # (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads
 # only contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,

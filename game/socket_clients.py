@@ -10,6 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+from game.services import rate_limits
+
 
 class RateLimit:
     """A token bucket: `burst` messages at once, refilled at `per_second`."""
@@ -56,8 +58,9 @@ _CLIENTS: dict[tuple[str, str], Client] = {}
 
 def _client_limits(scope: dict[str, Any]) -> list[tuple[tuple[str, str], int, tuple[float, float]]]:
     """The shares a handshake counts against: its session's (when the browser has one) and its
-    address's. The address is the scope's "client": behind a proxy Daphne sets it from
-    X-Forwarded-For only with --proxy-headers, otherwise every socket is the proxy's."""
+    address's. The address is the scope's "client" (behind a proxy Daphne sets it from
+    X-Forwarded-For only with --proxy-headers, otherwise every socket is the proxy's), or the
+    client a proxy of VENTURE_TRUSTED_PROXIES names: the HTTP rate limits' own rule."""
     out = []
     session = scope.get("session")
     key = getattr(session, "session_key", None) if session is not None else None
@@ -69,11 +72,10 @@ def _client_limits(scope: dict[str, Any]) -> list[tuple[tuple[str, str], int, tu
                 settings.VENTURE_WS_SESSION_RATE,
             )
         )
-    client = scope.get("client")
-    if client:
+    if scope.get("client"):
         out.append(
             (
-                ("address", str(client[0])),
+                ("address", rate_limits.scope_address(scope)),
                 settings.VENTURE_WS_SOCKETS_PER_ADDRESS,
                 settings.VENTURE_WS_ADDRESS_RATE,
             )

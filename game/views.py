@@ -40,6 +40,7 @@ from .forms import (
     parse_action,
 )
 from .models import CompletedDungeon, Game, Player, Seat
+from .services import rate_limits
 
 
 # helpers ----------------------------------------------------------------------------------------
@@ -74,6 +75,7 @@ def _remember_import(player: Player, form: DeckChoiceForm) -> None:
 
 
 # accounts ---------------------------------------------------------------------------------------
+@rate_limits.limited("guest")
 def guest(request: HttpRequest) -> HttpResponse:
     """Play as a guest: a real user without a password, logged in by this session."""
     form = GuestForm(request.POST or None)
@@ -89,6 +91,7 @@ def guest(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/guest.html", {"form": form, "next": _next_url(request)})
 
 
+@rate_limits.limited("guest")
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -102,6 +105,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": _next_url(request)})
 
 
+@rate_limits.limited("login")
 def login_view(request: HttpRequest) -> HttpResponse:
     form = AuthenticationForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -175,6 +179,7 @@ def deck_summaries() -> list[dict[str, object]]:
 
 
 @login_required
+@rate_limits.limited("game")
 def create_game(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
     assert player is not None
@@ -212,6 +217,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@rate_limits.limited("game")
 def play_computer(request: HttpRequest) -> HttpResponse:
     """Play the computer: the game starts at once (game/computer_turns.py runs its turns)."""
     player = current_player(request)
@@ -324,6 +330,7 @@ def game_act(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@rate_limits.limited("game")
 def rematch(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, code=code)
     try:
@@ -403,6 +410,7 @@ def replay_scenario(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@rate_limits.limited("game")
 def replay_play_on(request: HttpRequest, code: str) -> HttpResponse:
     """A new game from a point of a finished game's replay, hosted by the viewer, against a
     friend or the computer."""
@@ -504,6 +512,7 @@ def my_profile(request: HttpRequest) -> HttpResponse:
 # the dungeon editor's "Try it" ------------------------------------------------------------------
 @login_required
 @require_POST
+@rate_limits.limited("game")
 def try_dungeon(request: HttpRequest, card_id: int) -> HttpResponse:
     """A practice game about to venture into dungeon `card_id`, for a designer (whom the admin
     lets into the dungeon editor); the dungeon as saved now, named as a game would name it."""

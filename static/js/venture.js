@@ -57,6 +57,10 @@
   setInterval(tick, 100);
 
   document.addEventListener("click", function (event) {
+    // A link to hand on (the invite): one click selects it all. (Here, not in an onclick
+    // attribute: the Content-Security-Policy allows no inline script.)
+    var selectable = event.target.closest("input[data-select]");
+    if (selectable) selectable.select();
     var copy = event.target.closest("[data-copy]");
     if (copy) {
       var input = document.querySelector(copy.getAttribute("data-copy"));

@@ -3,6 +3,10 @@ Playwright's sync API. Run with `pytest -m e2e`;
 `make test-all` runs them in their own pytest invocation (`make test` leaves them out).
 
 On failure every page the test opened is saved as a screenshot under test-artifacts/e2e/.
+
+The pages run under the site's Content-Security-Policy, which forbids eval: give
+`page.wait_for_function` a function (`"() => …"`), not a bare expression, which Playwright
+evaluates in the page with eval while it polls.
 """
 
 from __future__ import annotations

@@ -363,11 +363,11 @@ def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
 
     def focus_in_modal() -> bool:
         return page.evaluate(
-            "document.getElementById('dungeon-choice').contains(document.activeElement)"
+            "() => document.getElementById('dungeon-choice').contains(document.activeElement)"
         )
 
     page.wait_for_function(
-        "document.getElementById('dungeon-choice').contains(document.activeElement)"
+        "() => document.getElementById('dungeon-choice').contains(document.activeElement)"
     )
     for _ in range(8):
         page.keyboard.press("Tab")
@@ -380,7 +380,7 @@ def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
     page.keyboard.press("Enter")  # the button opens it again, and the focus goes back in
     expect(modal).to_be_visible()
     page.wait_for_function(
-        "document.getElementById('dungeon-choice').contains(document.activeElement)"
+        "() => document.getElementById('dungeon-choice').contains(document.activeElement)"
     )
 
 

@@ -112,7 +112,7 @@ def walk_through(open_page, base: str, shape: dict, touch: bool):
     # Play, then pause: it moves on by itself.
     press_or_tap(page, "#replay-play", touch)
     expect(page.locator("#replay-play")).to_have_text("Pause")
-    page.wait_for_function("Number(document.getElementById('replay-point').dataset.at) > 300")
+    page.wait_for_function("() => Number(document.getElementById('replay-point').dataset.at) > 300")
     press_or_tap(page, "#replay-play", touch)
     expect(page.locator("#replay-play")).to_have_text("Play")
     page.wait_for_timeout(300)  # a step under way when paused lands

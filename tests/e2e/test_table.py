@@ -44,7 +44,9 @@ def test_a_quiet_turn_holding_an_instant_takes_at_most_four_clicks_and_none_for_
     # passes where she is stopped until bob's turn begins.
     new_turn = "document.querySelector('#topbar .turn-number').textContent === 'Turn 4'"
     for _ in range(6):
-        alice.wait_for_function(f"document.querySelector('#prompt .prompt.mine') || {new_turn}")
+        alice.wait_for_function(
+            f"() => document.querySelector('#prompt .prompt.mine') || {new_turn}"
+        )
         if alice.evaluate(new_turn):
             break
         assert prompt_kind(bob).count() == 0, "bob was asked on alice's turn"
