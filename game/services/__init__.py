@@ -76,6 +76,8 @@ from .presence import (
     viewers_alive,
 )
 from .ratings import (
+    ACTIVE_DAYS,
+    PROVISIONAL_RD,
     OpponentResults,
     history,
     is_provisional,
@@ -104,10 +106,14 @@ from .seeks import (
     play_now,
     rating_window,
 )
-from .time_controls import PRESETS, TimeControl
+from .time_controls import MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
 
 __all__ = [
+    "ACTIVE_DAYS",
+    "PROVISIONAL_RD",
     "LIST_POLL_SECONDS",
+    "MAX_INCREMENT",
+    "MAX_MINUTES",
     "OpponentResults",
     "PRESETS",
     "SEEK_POLL_SECONDS",

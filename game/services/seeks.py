@@ -114,17 +114,14 @@ def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | N
     player has no seek (never, cancelled, or expired: not polled for SEEK_TTL_SECONDS)."""
     at = at or timezone.now()
     with transaction.atomic():
-        seek = (
-            Seek.objects.select_for_update(skip_locked=True)
-            .select_related("game")
-            .filter(player=player)
-            .first()
-        )
+        # (No join in a locking query: PostgreSQL refuses FOR UPDATE on an outer join's
+        # nullable side, and the game is read only once paired.)
+        seek = Seek.objects.select_for_update(skip_locked=True).filter(player=player).first()
         if seek is None:
             # None, or another request is pairing it this instant: the next poll will know.
             return Seek.objects.filter(player=player).first()
-        if seek.game is not None:
-            game = seek.game
+        if seek.game_id is not None:
+            game = Game.objects.get(pk=seek.game_id)
             seek.delete()
             return game
         if seek.last_seen < at - timedelta(seconds=SEEK_TTL_SECONDS):
@@ -142,11 +139,10 @@ def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | N
 def cancel_seek(player: Player) -> Game | None:
     """Take back the player's seek. Too late once it is paired: the game is returned."""
     with transaction.atomic():
-        seek = Seek.objects.select_for_update().select_related("game").filter(player=player)
-        found = seek.first()
+        found = Seek.objects.select_for_update().filter(player=player).first()
         if found is None:
             return None
-        game = found.game
+        game = Game.objects.filter(pk=found.game_id).first() if found.game_id else None
         found.delete()
     return game
 
@@ -191,7 +187,6 @@ def _pair(seek: Seek, at: datetime) -> Game | None:
         other = (
             Seek.objects.select_for_update(skip_locked=True)
             .filter(pk=candidate.pk, game__isnull=True)
-            .select_related("player")
             .first()
         )
         if other is None:
