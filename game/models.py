@@ -366,3 +366,7 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.rating_before:.0f} -> {self.rating_after:.0f} ({self.game})"
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before
