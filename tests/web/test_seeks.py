@@ -295,3 +295,77 @@ def test_one_waiting_seek_raced_for_by_many_goes_to_one_of_them():
     seated = [s.player_id for g in games for s in g.seats.all()]
     assert len(seated) == len(set(seated))
     assert sum(isinstance(r, Game) for r in results.values()) == len(games)
+
+
+# the pages ---------------------------------------------------------------------------------------
+def post_seek(client, **fields):
+    data = {"seek-deck": "Varis (green-white)", "seek-time_control": "untimed"}
+    data.update({f"seek-{k}": v for k, v in fields.items()})
+    data.setdefault("seek-mode", "casual")
+    return client.post("/seek/", data)
+
+
+@pytest.mark.django_db
+def test_play_now_without_javascript_waits_in_the_lobby_then_is_sent_to_the_game(alice, bob):
+    from django.test import Client
+
+    a, b = Client(), Client()
+    a.force_login(alice.user)
+    b.force_login(bob.user)
+    response = post_seek(a, time_control="custom", clock_minutes="7", clock_increment="3")
+    assert response.status_code == 302 and response["Location"] == "/"
+    lobby = a.get("/").content.decode()
+    assert "Looking for an opponent" in lobby
+    assert "7 min + 3 s · casual · Varis (green-white)" in lobby
+    assert '<meta http-equiv="refresh" content="5">' in lobby  # inside <noscript>
+    listed = b.get("/seeks/").content.decode()
+    assert "alice" in listed and "7 min + 3 s" in listed
+    response = post_seek(b, time_control="custom", clock_minutes="7", clock_increment="3")
+    game = Game.objects.get()
+    assert response["Location"] == game.get_absolute_url()
+    assert (game.clock_seconds, game.clock_increment) == (420, 3)
+    # Alice's page reloads itself: the lobby sends her to the game.
+    assert a.get("/")["Location"] == game.get_absolute_url()
+    assert "Looking for an opponent" not in a.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_waiting_panels_poll_answers_htmx_with_a_redirect_once_paired(client, alice, bob):
+    client.force_login(alice.user)
+    post_seek(client)
+    polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200 and 'id="seek-status"' in polled.content.decode()
+    assert 'hx-trigger="every 2s"' in polled.content.decode()
+    game = services.play_now(
+        bob, deck_name="Varis", deck=list(GREEN_WHITE_VARIS), time_control=UNTIMED, rated=False
+    )
+    assert isinstance(game, Game)
+    polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
+    assert polled.status_code == 204 and polled["HX-Redirect"] == game.get_absolute_url()
+    # No seek any more (cancelled elsewhere, or expired): back to the lobby and its form.
+    polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
+    assert polled["HX-Redirect"] == "/"
+
+
+@pytest.mark.django_db
+def test_a_guest_asking_for_a_rated_game_is_told_why_and_nothing_is_sought(client):
+    guest = make_player("ann", guest=True)
+    client.force_login(guest.user)
+    page = client.get("/").content.decode()
+    assert "Rated games are for accounts with a password" in page
+    response = post_seek(client, mode="rated")
+    assert response.status_code == 400
+    assert "Rated games are for accounts with a password" in response.content.decode()
+    assert not Seek.objects.exists()
+    response = post_seek(client, deck="__imported__", decklist="4 Forest")
+    assert response.status_code == 400 and not Seek.objects.exists()
+    assert "The deck has 4 cards; it needs at least 40." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_cancel_from_the_lobby(client, alice):
+    client.force_login(alice.user)
+    post_seek(client)
+    assert client.post("/seek/cancel/")["Location"] == "/"
+    assert not Seek.objects.exists()
+    assert "Play now" in client.get("/").content.decode()
