@@ -23,7 +23,7 @@ from game.decklists import DeckError, parse_decklist
 from game.decks import STARTER_DECKS
 from game.engine.stops import stop_key_problem
 from game.scenario.loader import MAX_FILE_BYTES
-from game.services import MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
+from game.services import MAX_INCREMENT, MAX_MINUTES, PRESETS, ActionRefused, TimeControl
 
 from .models import Seat
 
@@ -374,11 +374,15 @@ class PlayNowForm(ClockFields, DeckChoiceForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         chosen = data.get("time_control")
-        if chosen == CUSTOM_CLOCK:
-            clock = self.clock()
-            data["tc"] = TimeControl.clock(clock["clock_seconds"] // 60, clock["clock_increment"])
-        elif chosen:
-            data["tc"] = TimeControl.from_key(chosen)
+        try:
+            if chosen == CUSTOM_CLOCK:
+                clock = self.clock()
+                minutes, increment = clock["clock_seconds"] // 60, clock["clock_increment"]
+                data["tc"] = TimeControl.clock(minutes, increment)
+            elif chosen:
+                data["tc"] = TimeControl.from_key(chosen)
+        except ActionRefused as e:
+            self.add_error("time_control", e.message)
         data["rated"] = data.get("mode") == RATED
         return data
 

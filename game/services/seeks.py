@@ -113,6 +113,8 @@ def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | N
     done with), else the seek, kept alive and tried again against the others; None when the
     player has no seek (never, cancelled, or expired: not polled for SEEK_TTL_SECONDS)."""
     at = at or timezone.now()
+    if not Seek.objects.filter(player=player).exists():
+        return None  # (most lobby pages: no transaction, no lock)
     with transaction.atomic():
         # (No join in a locking query: PostgreSQL refuses FOR UPDATE on an outer join's
         # nullable side, and the game is read only once paired.)
