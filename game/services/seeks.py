@@ -24,10 +24,14 @@ SEEK_POLL_SECONDS) pairs them.
 
 The waiting page learns that it was paired by polling (htmx, `check_seek` every
 SEEK_POLL_SECONDS; without JavaScript the lobby reloads itself): the poll is also what keeps the
-seek alive, and it retries pairing as the window widens, which a push alone would not do. A seek
-not polled for SEEK_TTL_SECONDS (the tab was closed, the player went elsewhere, the computer
-slept) belongs to someone who left for good: it is neither listed nor paired, and it is deleted
-on the next Play now or poll. A reload keeps the seek; Cancel removes it at once.
+seek alive, and it retries pairing as the window widens, which a push alone would not do.
+
+A player who leaves for good loses their seek: leaving the page (closing the tab, going to
+another page, a reload) takes it back at once, as Cancel does (static/js/seek.js sends the
+cancel as the page goes); a seek not polled for SEEK_TTL_SECONDS (a crash, a lost network, a
+computer put to sleep, or a page without JavaScript left) is neither listed nor paired, is not
+revived, and is deleted on the next Play now or poll. The time is long enough for a tab in the
+background, whose timers a browser may slow to one a minute.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from .ratings import may_play_rated
 from .time_controls import TimeControl
 
 SEEK_POLL_SECONDS = 2  # how often a waiting page asks (templates/_seek_status.html)
-SEEK_TTL_SECONDS = 15  # a seek not asked about this long is gone
+SEEK_TTL_SECONDS = 75  # a seek not asked about this long is gone
 LIST_POLL_SECONDS = 3  # how often the lobby's list of seeks is refreshed
 # The rating window: WINDOW_START either side at first, WINDOW_GROWTH more per second waited,
 # and any rating once a seek has waited WINDOW_ANY_AFTER seconds.

@@ -14,6 +14,7 @@ from django.utils import timezone
 from game import services
 from game.decks import BLACK_RED, GREEN_WHITE_VARIS
 from game.models import Game, Player, Seek
+from game.services import seeks
 from game.services.errors import ActionRefused
 
 from .helpers import make_player
@@ -171,17 +172,19 @@ def test_a_cancelled_seek_is_gone_from_the_list_and_is_not_paired(alice, bob):
 
 @pytest.mark.django_db
 def test_a_seek_whose_player_left_is_neither_listed_nor_paired_nor_revived(alice, bob):
+    ttl = seeks.SEEK_TTL_SECONDS
     seek(alice, when=0)
-    services.check_seek(alice, at=at(10))  # her page polls: alive until 25 s
-    assert [s.player for s in services.open_seeks(at(24))] == [alice]
-    # She closed the tab at 10 s: at 26 s the seek is not listed, and a newcomer waits.
-    assert services.open_seeks(at(26)) == []
-    assert isinstance(seek(bob, when=26), Seek)
+    services.check_seek(alice, at=at(10))  # her page polls: alive until 10 s + ttl
+    assert [s.player for s in services.open_seeks(at(9 + ttl))] == [alice]
+    # Her computer went to sleep at 10 s: a moment after 10 s + ttl the seek is not listed, and
+    # a newcomer waits rather than be paired with someone who is gone.
+    assert services.open_seeks(at(11 + ttl)) == []
+    assert isinstance(seek(bob, when=11 + ttl), Seek)
     assert not Seek.objects.filter(player=alice).exists()  # the newcomer's seek swept it away
     # Coming back later does not revive it.
     carol = make_player("carol")
     seek(carol, when=0)
-    assert services.check_seek(carol, at=at(40)) is None
+    assert services.check_seek(carol, at=at(ttl + 1)) is None
     assert not Seek.objects.filter(player=carol).exists()
 
 
