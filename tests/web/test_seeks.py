@@ -338,7 +338,7 @@ def test_the_waiting_panels_poll_answers_htmx_with_a_redirect_once_paired(client
     post_seek(client)
     polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
     assert polled.status_code == 200 and 'id="seek-status"' in polled.content.decode()
-    assert 'hx-trigger="every 2s"' in polled.content.decode()
+    assert 'hx-trigger="every 2s, visibilitychange from:document"' in polled.content.decode()
     game = services.play_now(
         bob, deck_name="Varis", deck=list(GREEN_WHITE_VARIS), time_control=UNTIMED, rated=False
     )
