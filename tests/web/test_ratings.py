@@ -233,8 +233,18 @@ def test_the_profile_shows_rating_history_and_results_by_opponent(client, alice,
     services.concede(game.pk, bob)
     casual = start_game(alice, bob)
     services.concede(casual.pk, alice)
+    vs_computer = services.create_computer_game(
+        alice,
+        deck_name="Varis",
+        deck=list(GREEN_WHITE_VARIS),
+        level="easy",
+        computer_deck_name="Crawlers",
+        computer_deck=list(BLACK_RED),
+    )
+    services.concede(vs_computer.pk, alice)  # not a result against a person
     alice.refresh_from_db()
     page = client.get(f"/players/{alice.pk}/").content.decode()
+    assert len(re.findall(r'<tr class="opponent-row">', page)) == 1
     shown = re.search(r'class="rating-value">([^<]+)<', page)[1]
     assert shown == f"{round(alice.rating)}?"  # one game: still provisional
     assert f">{round(alice.rating_deviation)}</span> (deviation)" in page
