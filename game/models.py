@@ -314,8 +314,8 @@ class Seek(models.Model):
 
     While waiting, the player's lobby page asks every few seconds (`last_seen`); a seek not
     asked about for `services.seeks.SEEK_TTL_SECONDS` belongs to someone who left, and is
-    neither listed nor paired. Once paired, `game` points at the game until the waiting page
-    has been sent there."""
+    neither listed nor paired. Once paired, `game` points at the game until its player opens
+    it."""
 
     player = models.OneToOneField(Player, related_name="seek", on_delete=models.CASCADE)
     # A TimeControl key (services/time_controls.py): "untimed", "clock:20+10", and room for

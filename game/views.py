@@ -362,6 +362,8 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, code=code)
     player = current_player(request)
     seat = services.seat_of(game, player)
+    if seat is not None:
+        services.arrived(game, player)  # a seek paired into this game is done with
     if game.status == Game.OPEN and seat is None:
         return render(
             request,

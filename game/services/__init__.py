@@ -100,6 +100,7 @@ from .replays import (
 from .seeks import (
     LIST_POLL_SECONDS,
     SEEK_POLL_SECONDS,
+    arrived,
     cancel_seek,
     check_seek,
     open_seeks,
@@ -118,6 +119,7 @@ __all__ = [
     "PRESETS",
     "SEEK_POLL_SECONDS",
     "TimeControl",
+    "arrived",
     "cancel_seek",
     "check_seek",
     "history",

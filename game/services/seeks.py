@@ -113,9 +113,9 @@ def play_now(
 
 
 def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | None:
-    """The waiting page's poll: the game if the player's seek was paired (the seek is then
-    done with), else the seek, kept alive and tried again against the others; None when the
-    player has no seek (never, cancelled, or expired: not polled for SEEK_TTL_SECONDS)."""
+    """The waiting page's poll: the game if the player's seek was paired, else the seek, kept
+    alive and tried again against the others; None when the player has no seek (never,
+    cancelled, or expired: not polled for SEEK_TTL_SECONDS)."""
     at = at or timezone.now()
     if not Seek.objects.filter(player=player).exists():
         return None  # (most lobby pages: no transaction, no lock)
@@ -127,8 +127,13 @@ def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | N
             # None, or another request is pairing it this instant: the next poll will know.
             return Seek.objects.filter(player=player).first()
         if seek.game_id is not None:
+            # Paired: the page is sent to the game for as long as it asks (a poll that set off
+            # before the page left must not send it back to the lobby), until its player opens
+            # the game (`arrived`). A game over by then is no longer worth sending anyone to.
             game = Game.objects.get(pk=seek.game_id)
-            seek.delete()
+            if game.status == Game.FINISHED:
+                seek.delete()
+                return None
             return game
         if seek.last_seen < at - timedelta(seconds=SEEK_TTL_SECONDS):
             seek.delete()  # its player left; coming back does not revive it
@@ -140,6 +145,15 @@ def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | N
             seek.delete()
             return game
     return seek
+
+
+def arrived(game: Game, player: Player | None) -> None:
+    """The player opened `game`: a seek of theirs paired into it is done with."""
+    if player is None:
+        return
+    paired = Seek.objects.filter(player=player, game=game)
+    if paired.exists():  # (a read: most game pages have none, and open no write)
+        paired.delete()
 
 
 def cancel_seek(player: Player) -> Game | None:

@@ -54,11 +54,14 @@ def test_two_matching_seeks_are_put_into_one_started_game(alice, bob):
     assert [s.player for s in seats] == [alice, bob]  # the one who waited sits first
     assert [s.deck_name for s in seats] == ["Varis", "Crawlers"]
     assert list(seats[1].deck) == list(BLACK_RED)
-    # Bob was sent to the game at once; alice's next poll sends her there, once.
+    # Bob was sent to the game at once; alice's polls send her there until she opens it (a
+    # poll that set off before her page left must not send her back to the lobby).
     assert not Seek.objects.filter(player=bob).exists()
+    assert services.open_seeks(at(4)) == []
     assert services.check_seek(alice, at=at(4)) == game
-    assert services.check_seek(alice, at=at(5)) is None
-    assert services.open_seeks(at(5)) == []
+    assert services.check_seek(alice, at=at(5)) == game
+    services.arrived(game, alice)
+    assert services.check_seek(alice, at=at(6)) is None
 
 
 @pytest.mark.django_db
@@ -263,7 +266,9 @@ def test_many_seeks_at_once_pair_every_seek_at_most_once():
     assert len(seated) == len(set(seated)), "a player was paired twice"
     assert sorted(seated) == sorted(p.pk for p in players)
     assert len(games) == 6 and all(g.rated and g.status == Game.ACTIVE for g in games)
-    assert not Seek.objects.exists()
+    # What is left are paired seeks, each sending its player to the game they sit in.
+    for s in Seek.objects.all():
+        assert s.game is not None and s.game.seats.filter(player=s.player).exists()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -327,9 +332,12 @@ def test_play_now_without_javascript_waits_in_the_lobby_then_is_sent_to_the_game
     game = Game.objects.get()
     assert response["Location"] == game.get_absolute_url()
     assert (game.clock_seconds, game.clock_increment) == (420, 3)
-    # Alice's page reloads itself: the lobby sends her to the game.
+    # Alice's page reloads itself: the lobby sends her to the game; once there, the lobby is
+    # hers again.
     assert a.get("/")["Location"] == game.get_absolute_url()
-    assert "Looking for an opponent" not in a.get("/").content.decode()
+    assert a.get(game.get_absolute_url()).status_code == 200
+    lobby = a.get("/")
+    assert lobby.status_code == 200 and "Looking for an opponent" not in lobby.content.decode()
 
 
 @pytest.mark.django_db
@@ -343,8 +351,11 @@ def test_the_waiting_panels_poll_answers_htmx_with_a_redirect_once_paired(client
         bob, deck_name="Varis", deck=list(GREEN_WHITE_VARIS), time_control=UNTIMED, rated=False
     )
     assert isinstance(game, Game)
-    polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
-    assert polled.status_code == 204 and polled["HX-Redirect"] == game.get_absolute_url()
+    for _ in range(2):  # as often as it asks, until the page has opened the game
+        polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
+        assert polled.status_code == 204 and polled["HX-Redirect"] == game.get_absolute_url()
+    assert client.get(game.get_absolute_url()).status_code == 200
+    assert not Seek.objects.exists()
     # No seek any more (cancelled elsewhere, or expired): back to the lobby and its form.
     polled = client.post("/seek/status/", HTTP_HX_REQUEST="true")
     assert polled["HX-Redirect"] == "/"
