@@ -24,6 +24,7 @@ from game.decks import STARTER_DECKS
 from game.engine.kinds import PLACEMENT_MAX
 from game.engine.stops import stop_key_problem
 from game.scenario.loader import MAX_FILE_BYTES
+from game.services import MAX_INCREMENT, MAX_MINUTES, PRESETS, ActionRefused, TimeControl
 
 from .models import Seat
 
@@ -283,7 +284,33 @@ class DeckChoiceForm(forms.Form):
         return data
 
 
-class CreateGameForm(DeckChoiceForm):
+class ClockFields(forms.Form):
+    """A chess clock as two numbers: the New game form's, and Play now's custom clock."""
+
+    clock_minutes = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_MINUTES,
+        initial=0,
+        label="Minutes each",  # under the "Chess clock" legend (templates/_create_form.html)
+        help_text="0 for no clock. A player whose time runs out loses.",
+    )
+    clock_increment = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INCREMENT,
+        initial=0,
+        label="Seconds added per answer",
+    )
+
+    def clock(self) -> dict[str, int]:
+        """The chess clock the game is created with (seconds; 0 = none)."""
+        minutes = self.cleaned_data.get("clock_minutes") or 0
+        increment = self.cleaned_data.get("clock_increment") or 0
+        return {"clock_seconds": minutes * 60, "clock_increment": increment if minutes else 0}
+
+
+class CreateGameForm(ClockFields, DeckChoiceForm):
     custom_dungeons = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -292,21 +319,6 @@ class CreateGameForm(DeckChoiceForm):
         "the three official ones always (and Undercity through the initiative). A custom "
         "dungeon is one a dungeon designer made in the dungeon editor; tick it to let both "
         "players choose it too. Games keep the dungeons as they are now.",
-    )
-    clock_minutes = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=180,
-        initial=0,
-        label="Minutes each",  # under the "Chess clock" legend (templates/_create_form.html)
-        help_text="0 for no clock. A player whose time runs out loses.",
-    )
-    clock_increment = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=120,
-        initial=0,
-        label="Seconds added per answer",
     )
     scenario = forms.FileField(
         required=False,
@@ -325,12 +337,6 @@ class CreateGameForm(DeckChoiceForm):
             (name, name)
             for name in DungeonCard.objects.filter(official=False).values_list("name", flat=True)
         ]
-
-    def clock(self) -> dict[str, int]:
-        """The chess clock the game is created with (seconds; 0 = none)."""
-        minutes = self.cleaned_data.get("clock_minutes") or 0
-        increment = self.cleaned_data.get("clock_increment") or 0
-        return {"clock_seconds": minutes * 60, "clock_increment": increment if minutes else 0}
 
     def clean(self) -> dict[str, Any]:
         upload = self.files.get("scenario") if self.files else None
@@ -393,6 +399,49 @@ class ComputerGameForm(DeckChoiceForm):
         if choice in STARTER_DECKS:
             data["computer_deck_name"] = choice
             data["computer_cards"] = list(STARTER_DECKS[choice])
+        return data
+
+
+CUSTOM_CLOCK = "custom"
+CASUAL, RATED = "casual", "rated"
+
+
+class PlayNowForm(ClockFields, DeckChoiceForm):
+    """Play now (quick pairing): your deck (a preset or imported), a time control (a preset, or a
+    custom clock in the New game form's two numbers) and rated or casual. Rendered with the
+    prefix "seek" beside the lobby's other forms."""
+
+    deck = forms.ChoiceField(
+        choices=[*PRESET_CHOICES, (IMPORTED, "Import a deck (paste it below)")],
+        initial=PRESET_CHOICES[0][0],
+        label="Your deck",
+    )
+    time_control = forms.ChoiceField(
+        choices=[*((tc.key, tc.label) for tc in PRESETS), (CUSTOM_CLOCK, "Custom clock")],
+        initial=PRESETS[0].key,
+        widget=forms.RadioSelect,
+        label="Time control",
+    )
+    mode = forms.ChoiceField(
+        choices=[(CASUAL, "Casual"), (RATED, "Rated")],
+        initial=CASUAL,
+        widget=forms.RadioSelect,
+        label="Mode",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen = data.get("time_control")
+        try:
+            if chosen == CUSTOM_CLOCK:
+                clock = self.clock()
+                minutes, increment = clock["clock_seconds"] // 60, clock["clock_increment"]
+                data["tc"] = TimeControl.clock(minutes, increment)
+            elif chosen:
+                data["tc"] = TimeControl.from_key(chosen)
+        except ActionRefused as e:
+            self.add_error("time_control", e.message)
+        data["rated"] = data.get("mode") == RATED
         return data
 
 

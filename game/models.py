@@ -46,6 +46,15 @@ class Player(models.Model):
     # The steps where the pace feature stops this player (engine/stops.py keys such as
     # "mine:end"), kept across games; None until they change one: the defaults then.
     stops = models.JSONField(null=True, blank=True, default=None)
+    # The Glicko-2 rating (services/ratings.py): rating, deviation (RD) and volatility, as the
+    # last rated game left them; a new player starts at Glickman's 1500 / 350 / 0.06.
+    rating = models.FloatField(default=1500.0)
+    rating_deviation = models.FloatField(default=350.0)
+    rating_volatility = models.FloatField(default=0.06)
+    rated_games = models.PositiveIntegerField(default=0)
+    last_rated = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text="The last rated game (the leaderboard)."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -111,6 +120,9 @@ class Game(models.Model):
     # person is to decide): a server's watchdog hands it out again once it is overdue
     # (services/computer.py), so a worker that died mid-thought loses no game.
     computer_since = models.DateTimeField(null=True, blank=True)
+    # A rated game changes both players' Glicko-2 ratings once it ends (services/ratings.py);
+    # only games paired between two accounts with a password are (services/seeks.py).
+    rated = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created"]
@@ -293,3 +305,68 @@ class CompletedDungeon(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} completed {self.dungeon} on turn {self.turn}"
+
+
+class Seek(models.Model):
+    """A player waiting to be paired ("Play now" in the lobby): the deck they bring, the time
+    control and whether the game is rated. Two seeks pair when both match (services/seeks.py);
+    a player has at most one.
+
+    While waiting, the player's lobby page asks every few seconds (`last_seen`); a seek not
+    asked about for `services.seeks.SEEK_TTL_SECONDS` belongs to someone who left, and is
+    neither listed nor paired. Once paired, `game` points at the game until its player opens
+    it."""
+
+    player = models.OneToOneField(Player, related_name="seek", on_delete=models.CASCADE)
+    # A TimeControl key (services/time_controls.py): "untimed", "clock:20+10", and room for
+    # other kinds ("days:3"); two seeks match only with the same key.
+    time_control = models.CharField(max_length=24)
+    rated = models.BooleanField(default=False)
+    deck_name = models.CharField(max_length=100, blank=True, default="")
+    deck = models.JSONField(default=list, blank=True, help_text="Card names.")
+    rating = models.FloatField(help_text="The player's rating when they sought.")
+    created = models.DateTimeField()
+    last_seen = models.DateTimeField()
+    game = models.ForeignKey(
+        Game, null=True, blank=True, related_name="+", on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["created", "pk"]
+        indexes = [
+            models.Index(fields=["time_control", "rated", "created"], name="seek_pool"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} seeks {self.time_control} {'rated' if self.rated else 'casual'}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating: before and after, against whom, with
+    which score. One row per player and game (the unique constraint makes "updated once" a
+    property of the database); the profile's history and results are read from these."""
+
+    player = models.ForeignKey(Player, related_name="rating_changes", on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, related_name="rating_changes", on_delete=models.CASCADE)
+    opponent = models.ForeignKey(Player, related_name="+", on_delete=models.CASCADE)
+    score = models.FloatField(help_text="1 won, 0.5 draw, 0 lost.")
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField()
+    volatility_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_after = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="one_rating_change_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating_before:.0f} -> {self.rating_after:.0f} ({self.game})"
+
+    @property
+    def delta(self) -> float:
+        return self.rating_after - self.rating_before

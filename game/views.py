@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -34,12 +35,13 @@ from .forms import (
     CreateGameForm,
     DeckChoiceForm,
     GuestForm,
+    PlayNowForm,
     PlayOnForm,
     SetPasswordForm,
     SignUpForm,
     parse_action,
 )
-from .models import CompletedDungeon, Game, Player, Seat
+from .models import CompletedDungeon, Game, Player, Seat, Seek
 from .services import rate_limits
 
 
@@ -144,6 +146,19 @@ def account(request: HttpRequest) -> HttpResponse:
 # lobby ------------------------------------------------------------------------------------------
 def lobby(request: HttpRequest) -> HttpResponse:
     player = current_player(request)
+    seek = None
+    if player is not None:
+        # A waiting player's page (without JavaScript, reloading itself) is sent to the game
+        # once the seek is paired, as the poll does with it.
+        found = services.check_seek(player)
+        if isinstance(found, Game):
+            return redirect(found)
+        seek = found
+    extra = {"seek": seek, **_seek_view(seek)} if seek is not None else {}
+    return render(request, "lobby.html", _lobby_context(player, **extra))
+
+
+def _lobby_context(player: Player | None, **overrides: object) -> dict[str, object]:
     open_games = (
         Game.objects.filter(status=Game.OPEN).select_related("created_by").order_by("-created")[:30]
     )
@@ -155,20 +170,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
             seat = next((s for s in game.seats.all() if s.player_id == player.pk), None)
             game.my_move = seat is not None and game.deciding == seat.engine_name
         mine_finished = list(mine.filter(status=Game.FINISHED).order_by("-finished")[:15])
-    return render(
-        request,
-        "lobby.html",
-        {
-            "player": player,
-            "open_games": open_games,
-            "mine_active": mine_active,
-            "mine_finished": mine_finished,
-            "create_form": CreateGameForm(initial=_deck_form_initial(player)),
-            "computer_form": ComputerGameForm(prefix="computer"),
-            "guest_form": GuestForm(),
-            "deck_summaries": deck_summaries(),
-        },
-    )
+    return {
+        "player": player,
+        "open_games": open_games,
+        "mine_active": mine_active,
+        "mine_finished": mine_finished,
+        "create_form": CreateGameForm(initial=_deck_form_initial(player)),
+        "computer_form": ComputerGameForm(prefix="computer"),
+        "play_form": PlayNowForm(prefix="seek", initial=_deck_form_initial(player)),
+        "may_play_rated": player is not None and services.may_play_rated(player),
+        "seek": None,
+        **_seek_list_context(player),
+        "guest_form": GuestForm(),
+        "deck_summaries": deck_summaries(),
+        **overrides,
+    }
 
 
 def deck_summaries() -> list[dict[str, object]]:
@@ -242,10 +258,110 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     return render(request, "computer.html", {"computer_form": form, "player": player})
 
 
+# quick pairing ----------------------------------------------------------------------------------
+@login_required
+@require_POST
+@rate_limits.limited("seek")
+def play_now(request: HttpRequest) -> HttpResponse:
+    """Play now: paired at once with a matching seek (to the game), or waiting in the lobby."""
+    player = current_player(request)
+    assert player is not None
+    form = PlayNowForm(request.POST, prefix="seek")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            found = services.play_now(
+                player,
+                deck_name=data["deck_name"],
+                deck=data["cards"],
+                time_control=data["tc"],
+                rated=data["rated"],
+            )
+        except services.ActionRefused as e:
+            form.add_error(None, e.message)
+        else:
+            _remember_import(player, form)
+            return redirect(found if isinstance(found, Game) else "lobby")
+    context = _lobby_context(player, play_form=form)
+    return render(request, "lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def seek_status(request: HttpRequest) -> HttpResponse:
+    """The waiting panel's poll (htmx, every SEEK_POLL_SECONDS): keeps the seek alive and tries
+    to pair it again; once paired, the page is sent to the game."""
+    player = current_player(request)
+    assert player is not None
+    found = services.check_seek(player)
+    if isinstance(found, Game):
+        return _go(request, found.get_absolute_url())
+    if found is None:  # cancelled in another tab, or expired: the lobby shows the form again
+        return _go(request, reverse("lobby"))
+    return render(request, "_seek_status.html", {"seek": found, **_seek_view(found)})
+
+
+@login_required
+@require_POST
+def cancel_seek(request: HttpRequest) -> HttpResponse:
+    game = services.cancel_seek(current_player(request))
+    if game is not None:
+        messages.info(request, "An opponent had already been found: here is your game.")
+        return redirect(game)
+    return redirect("lobby")
+
+
+def seek_list(request: HttpRequest) -> HttpResponse:
+    """The lobby's list of waiting seeks, polled by every lobby page (LIST_POLL_SECONDS)."""
+    return render(request, "_seek_list.html", _seek_list_context(current_player(request)))
+
+
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Send the page to `url`: htmx follows HX-Redirect; a plain POST is redirected."""
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def _seek_list_context(player: Player | None) -> dict[str, object]:
+    seeks = services.open_seeks()
+    return {
+        "seeks": [
+            {
+                "player": s.player,
+                "rating": services.shown(s.player.rating, s.player.rating_deviation),
+                "guest": s.player.is_guest,
+                "time_control": services.TimeControl.from_key(s.time_control).label,
+                "rated": s.rated,
+                "mine": player is not None and s.player_id == player.pk,
+            }
+            for s in seeks
+        ],
+        "list_poll_seconds": services.LIST_POLL_SECONDS,
+    }
+
+
+def _seek_view(seek: Seek) -> dict[str, object]:
+    """What the waiting panel says of a seek: its settings and the ratings it accepts now."""
+    waited = (timezone.now() - seek.created).total_seconds()
+    window = services.rating_window(waited)
+    low, high = round(seek.rating - window), round(seek.rating + window)
+    return {
+        "seek_time_control": services.TimeControl.from_key(seek.time_control).label,
+        "seek_waited": int(waited),
+        "seek_range": None if window == float("inf") else (low, high),
+        "seek_poll_seconds": services.SEEK_POLL_SECONDS,
+    }
+
+
 def game_page(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, code=code)
     player = current_player(request)
     seat = services.seat_of(game, player)
+    if seat is not None:
+        services.arrived(game, player)  # a seek paired into this game is done with
     if game.status == Game.OPEN and seat is None:
         return render(
             request,
@@ -484,11 +600,20 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
             computer_wins=Count("pk", filter=won & Q(vs_computer=True)),
         )
     )
+    rating_history = services.history(player)
     return render(
         request,
         "profile.html",
         {
             "profile": player,
+            "rating": services.shown(player.rating, player.rating_deviation),
+            "provisional": services.is_provisional(player.rating_deviation),
+            "rating_history": rating_history,
+            "rating_chart": board.rating_chart(
+                [(c.at, c.rating_after, c.opponent.display_name) for c in rating_history],
+                start=rating_history[0].rating_before if rating_history else None,
+            ),
+            "by_opponent": services.results_by_opponent(player),
             "rows": rows,
             "computer_rows": against_computer,
             "computer_finished": stats["computer_played"],
@@ -499,6 +624,24 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
             "wins": stats["wins"],
             "is_me": request.user.is_authenticated and player.user_id == request.user.pk,
         },
+    )
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The rated players active lately (a rated game in the last ratings.ACTIVE_DAYS days), best
+    first; a provisional rating (deviation above 110) is marked "?", as on Lichess."""
+    rows = [
+        {
+            "player": p,
+            "rating": services.shown(p.rating, p.rating_deviation),
+            "provisional": services.is_provisional(p.rating_deviation),
+        }
+        for p in services.leaderboard(timezone.now())
+    ]
+    return render(
+        request,
+        "leaderboard.html",
+        {"rows": rows, "active_days": services.ACTIVE_DAYS, "player": current_player(request)},
     )
 
 

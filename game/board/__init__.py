@@ -11,7 +11,9 @@
 - `render.py`: the Jinja2 rendering, the fragments sent over the websocket and the page's board;
 - `text.py`: the board's words (step names, waiting texts, clock faces);
 - `replay.py`, `lifechart.py`: the replay page of a game (one point for one viewer, the
-  controls, the summary of a finished game with its life chart).
+  controls, the summary of a finished game with its life chart);
+- `ratingchart.py`: a profile's rating history as a chart drawn on the server, as the life
+  chart is.
 
 Callers use the names below (`board.render_board`, `board.load_board`, ...).
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from .build import board_view
 from .query import load_board
+from .ratingchart import RatingChart, rating_chart
 from .render import (
     FRAGMENTS,
     MEMO_KEYS,
@@ -41,12 +44,14 @@ __all__ = [
     "MEMO_KEYS",
     "Blocks",
     "FormData",
+    "RatingChart",
     "Rendered",
     "board_context",
     "board_view",
     "load_board",
     "macros",
     "piece",
+    "rating_chart",
     "render_board",
     "render_fragment",
     "render_page_board",

@@ -18,6 +18,10 @@ modules behind it:
 - `presence`: connections, who is online, absences, what a page shows of each seat's time;
 - `broadcast`: telling a game's pages "version N" after commit;
 - `players`, `errors`: who is asking, and `ActionRefused`;
+- `seeks`, `time_controls`: quick pairing (Play now: a seek waits until a matching one comes,
+  atomically with any number of servers) and a time control as one value;
+- `ratings`: Glicko-2 ratings (who may play rated, the update when a rated game ends, the
+  profile's history and results, the leaderboard);
 - `replays`, `replay_summary`: a game's replay for one viewer (snapshots, stepping, playing on
   from a point) and the summary of a finished game.
 
@@ -72,6 +76,17 @@ from .presence import (
     viewer_disconnected,
     viewers_alive,
 )
+from .ratings import (
+    ACTIVE_DAYS,
+    PROVISIONAL_RD,
+    OpponentResults,
+    history,
+    is_provisional,
+    leaderboard,
+    may_play_rated,
+    results_by_opponent,
+    shown,
+)
 from .replay_summary import Summary, summary
 from .replays import (
     PlayOn,
@@ -83,8 +98,40 @@ from .replays import (
     scenario_at,
     timeline,
 )
+from .seeks import (
+    LIST_POLL_SECONDS,
+    SEEK_POLL_SECONDS,
+    arrived,
+    cancel_seek,
+    check_seek,
+    open_seeks,
+    play_now,
+    rating_window,
+)
+from .time_controls import MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
 
 __all__ = [
+    "ACTIVE_DAYS",
+    "PROVISIONAL_RD",
+    "LIST_POLL_SECONDS",
+    "MAX_INCREMENT",
+    "MAX_MINUTES",
+    "OpponentResults",
+    "PRESETS",
+    "SEEK_POLL_SECONDS",
+    "TimeControl",
+    "arrived",
+    "cancel_seek",
+    "check_seek",
+    "history",
+    "is_provisional",
+    "leaderboard",
+    "may_play_rated",
+    "open_seeks",
+    "play_now",
+    "rating_window",
+    "results_by_opponent",
+    "shown",
     "LEVEL_NAMES",
     "Turn",
     "answer_for_computer",

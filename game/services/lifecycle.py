@@ -28,6 +28,7 @@ from .engines import engine_setup
 from .errors import ActionRefused
 from .players import acting_seat
 from .practice_seat import is_practice
+from .ratings import may_play_rated
 from .store import commit, completed_counts, lock
 
 
@@ -247,6 +248,8 @@ def _start_rematch(old: Game, *, created_by: Player, at: datetime) -> Game:
         dungeons=dungeon_dicts_in_play(allowed),  # as they are now: a new game
         clock_seconds=old.clock_seconds,
         clock_increment=old.clock_increment,
+        # A rated game's rematch is rated too (as on Lichess), while both still may play rated.
+        rated=old.rated and all(may_play_rated(s.player) for s in seats),
     )
     for seat in old.seats.order_by("position"):
         Seat.objects.create(

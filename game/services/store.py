@@ -7,8 +7,9 @@ Every change to a game runs between `lock` and `commit`, in one transaction:
   together (one round trip on PostgreSQL, game/runtime/prepared.py `together`; the server runs
   them in order, so the seats and the receipt are read under the lock).
 - `commit` runs the pace feature, then writes the new answers (`GameAction`), completed dungeons,
-  changed seats and the game's progress in one more batch, and on commit puts the engine back in
-  the cache and tells the game's pages (broadcast.py).
+  changed seats and the game's progress in one more batch (and, when that ends a rated game,
+  both players' ratings: ratings.py), and on commit puts the engine back in the cache and tells
+  the game's pages (broadcast.py).
 
 The statements that run for every answer are compiled once per thread (`PreparedQuery` and
 friends): compiling them had cost more than running them. tests/web/test_prepared.py holds them
@@ -32,6 +33,7 @@ from .clock import clock_of, store_clock
 from .engines import remember
 from .errors import ActionRefused
 from .pace import EXPLAINED, run_pace
+from .ratings import record_result
 
 # The reads of every action. The game's setup (tens of kB of JSON) is read only when the engine
 # must be rebuilt, the seats' decks never.
@@ -187,7 +189,9 @@ def commit(
         for p in engine.state.players
         for dungeon, turn in p.completed[before.get(p.name, 0) :]
     ]
+    ended = game.status != Game.FINISHED
     _progress(game, engine, at, end_reason)
+    ended = ended and game.status == Game.FINISHED
     # The computer's decision is handed out (after commit) from now; a person's clears it.
     to_decide = by_name.get(game.deciding) if game.status == Game.ACTIVE else None
     computer = to_decide is not None and to_decide.player.is_computer
@@ -208,6 +212,10 @@ def commit(
         UPDATE_PROGRESS.send(batch, game)
     for seat in changed:
         seat._stored = _seat_fields(seat)
+    if ended and game.rated:
+        # However it ended (the table, a concession, the clock, a claim): both ratings move
+        # once, in this transaction (ratings.py).
+        record_result(game, seats, at)
     transaction.on_commit(lambda: remember(game, engine))
     # The notes go along: the log of a process catching up from them has the same lines.
     added = [

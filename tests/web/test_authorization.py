@@ -104,6 +104,9 @@ def test_every_post_endpoint_refuses_a_request_without_its_csrf_token(alice, bob
         f"/g/{code}/act/",
         f"/g/{code}/rematch/",
         f"/g/{code}/cancel/",
+        "/seek/",
+        "/seek/status/",
+        "/seek/cancel/",
         "/admin/login/",
     ]:
         response = client.post(url, {"action": "concede", "version": "0", "action_id": "x"})
