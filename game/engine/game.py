@@ -206,10 +206,10 @@ class Engine:
         its player hidden cards (a scry, a search, a look at the top): a disclosure. A priority
         decision lists its options lazily and names only the player's own hand and public
         zones: it is not looked at."""
-        options = d.listed
-        if not options or not any(o.objs for o in options):
-            return
         g = self.state
+        options = d.listed
+        if g.disclosures != self._seen[0] or not options or not any(o.objs for o in options):
+            return  # (an operation that said what it showed, "alice looked at …", says better)
         hidden = {o.id for p in g.players for o in p.library}
         hidden.update(o.id for p in g.players if p.name != d.player for o in p.hand)
         if any(i in hidden for o in options for i in o.objs):
