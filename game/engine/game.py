@@ -63,9 +63,10 @@ class Engine:
         self.setup = setup
         self.state = GameState(setup.players, setup.seed, setup.dungeons)
         self.answers: list[tuple[str, Any]] = []
-        # The game log's lines each answer wrote, [start, stop) (None: an answer given before a
-        # snapshot this engine was resumed from): what a takeback names, in public words.
-        self.answer_lines: list[tuple[int, int] | None] = []
+        # What each answer answered: the decision's kind and the game log's lines it wrote,
+        # [start, stop) (None: an answer given before a snapshot this engine was resumed from).
+        # A takeback names the answer it takes back by them, in words both players read.
+        self.answer_marks: list[tuple[str, int, int] | None] = []
         self.pending: Decision | None = None
         self._flip_winner = ""
         # The answers before `sealed` can no longer be taken back: something was revealed or
@@ -235,13 +236,14 @@ class Engine:
         """Answer the pending decision with option id(s); raises IllegalAnswer otherwise."""
         if self.pending is None:
             raise IllegalAnswer("The game is over; there is nothing to answer.")
-        normalised = self.pending.validate(player, choice)
+        d = self.pending
+        normalised = d.validate(player, choice)
         self.answers.append((player, normalised))
-        self.pending.answered()
+        d.answered()
         self.state.answering = player
         start = len(self.state.log)
         self._step(normalised)
-        self.answer_lines.append((start, len(self.state.log)))
+        self.answer_marks.append((d.kind, start, len(self.state.log)))
 
     def answer_labels(self, player: str, labels: str | Sequence[str]) -> None:
         """Answer by option label(s), as a scenario file or a bot's log does."""
@@ -280,7 +282,7 @@ class Engine:
             end_game(g)
         self._gen.close()
         self.pending = None
-        self.answer_lines.append((start, len(g.log)))
+        self.answer_marks.append(("concede", start, len(g.log)))
 
     def apply_logged(self, player: str, answer: Any, *, line: str | None = None) -> None:
         """Apply one entry of an answer log: an answer, or the `"!concede"` marker `concede`
@@ -302,7 +304,7 @@ class Engine:
         game.setup = setup
         game.state = state
         game.answers = list(answers)
-        game.answer_lines = [None] * len(game.answers)
+        game.answer_marks = [None] * len(game.answers)
         game.pending = None
         # What was revealed before the snapshot is not known here: nothing before it can be
         # taken back (a resumed engine serves replays and the computer, never a takeback).

@@ -18,6 +18,8 @@ modules behind it:
 - `presence`: connections, who is online, absences, what a page shows of each seat's time;
 - `broadcast`: telling a game's pages "version N" after commit;
 - `players`, `errors`: who is asking, and `ActionRefused`;
+- `takeback`: asking to take back one's last answer, the opponent's reply, withdrawing, and
+  what a page shows of it;
 - `replays`, `replay_summary`: a game's replay for one viewer (snapshots, stepping, playing on
   from a point) and the summary of a finished game.
 
@@ -82,6 +84,13 @@ from .replays import (
     scenario_at,
     timeline,
 )
+from .takeback import (
+    TakebackView,
+    ask_takeback,
+    reply_takeback,
+    takeback_view,
+    withdraw_takeback,
+)
 
 __all__ = [
     "LEVEL_NAMES",
@@ -104,6 +113,11 @@ __all__ = [
     "scenario_at",
     "summary",
     "timeline",
+    "TakebackView",
+    "ask_takeback",
+    "reply_takeback",
+    "takeback_view",
+    "withdraw_takeback",
     "ScenarioStart",
     "SeatTiming",
     "absences",

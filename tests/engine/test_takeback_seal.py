@@ -39,7 +39,8 @@ def test_a_land_played_stays_open_and_its_log_line_is_known():
     e = _table(["Forest"])
     e.answer_labels("alice", "play Forest")
     assert e.sealed == 0  # the answer at index 0 may still be taken back
-    start, stop = e.answer_lines[0]
+    kind, start, stop = e.answer_marks[0]
+    assert kind == "priority"
     assert e.state.log[start:stop] == ["alice plays Forest (CR 305.1)"]
 
 
