@@ -89,6 +89,7 @@ from .takeback import (
     ask_takeback,
     reply_takeback,
     takeback_view,
+    takeback_words,
     withdraw_takeback,
 )
 
@@ -117,6 +118,7 @@ __all__ = [
     "ask_takeback",
     "reply_takeback",
     "takeback_view",
+    "takeback_words",
     "withdraw_takeback",
     "ScenarioStart",
     "SeatTiming",

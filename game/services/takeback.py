@@ -61,14 +61,14 @@ class TakebackView:
     left: int
     mine: str  # the viewer's own pending request ("" for none)
     theirs: str  # the opponent's pending request, for the viewer to answer ("" for none)
-    asker: str  # the opponent's display name when `theirs`
+    opponent: str  # the opponent's display name
 
 
 def limit() -> int:
     return settings.VENTURE_TAKEBACKS_PER_PLAYER
 
 
-def what_of(engine: Engine, index: int) -> str:
+def takeback_words(engine: Engine, index: int) -> str:
     """Answer number `index` in words both players have read: the first line it wrote in the
     game's log (its rule left out), or, for an answer that wrote none (a pass), the decision it
     answered."""
@@ -128,12 +128,12 @@ def takeback_view(
     other = _other(seats, seat)
     why = refusal(game, seats, seat, engine, at)
     last = game.last_choice - 1
-    what = what_of(engine, last) if 0 <= last < len(engine.answers) else ""
+    what = takeback_words(engine, last) if 0 <= last < len(engine.answers) else ""
     mine = theirs = ""
     if game.status == Game.ACTIVE and seat.takeback_to is not None:
-        mine = what_of(engine, seat.takeback_to)
+        mine = takeback_words(engine, seat.takeback_to)
     if game.status == Game.ACTIVE and other.takeback_to is not None:
-        theirs = what_of(engine, other.takeback_to)
+        theirs = takeback_words(engine, other.takeback_to)
     return TakebackView(
         allowed=why is None,
         why_not=why or "",
@@ -141,7 +141,7 @@ def takeback_view(
         left=max(0, limit() - seat.takebacks_asked),
         mine=mine,
         theirs=theirs,
-        asker=other.player.display_name,
+        opponent=other.player.display_name,
     )
 
 
@@ -241,7 +241,7 @@ def _settle(
     cut = asker.takeback_to
     assert cut is not None
     with reading(game) as engine:
-        words = what_of(engine, cut)
+        words = takeback_words(engine, cut)
         still = (
             game.status == Game.ACTIVE
             and cut == game.last_choice - 1
