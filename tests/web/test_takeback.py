@@ -406,3 +406,33 @@ def test_a_hidden_choice_taken_back_is_named_only_in_public_words(alice, bob):
     game = answer(game, alice, [])
     game = reply(ask(game, alice), bob, accept=True)
     assert pending(game).kind == "scry"
+
+
+# without JavaScript ------------------------------------------------------------------------------
+def test_a_takeback_asked_and_accepted_by_plain_posts(client, alice, bob):
+    game = start_position(alice, bob, TABLE)
+    game = answer(game, alice, "play Forest")
+    client.force_login(alice.user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="takeback"' in page and "alice plays Forest · 3 left" in page
+    fields = {"action": "takeback", "version": game.version, "action_id": "post-tb-1"}
+    assert client.post(f"/g/{game.code}/act/", fields).status_code == 302
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "You asked bob to take back an answer" in page
+    assert 'http-equiv="refresh"' in page  # waiting for bob's reply, it reloads itself
+
+    client.force_login(bob.user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "alice asks to take back an answer" in page and 'id="accept-takeback"' in page
+    assert 'http-equiv="refresh"' not in page  # bob is to reply: no reload under his click
+    fields = {"action": "accept_takeback", "version": game.version, "action_id": "post-tb-2"}
+    client.post(f"/g/{game.code}/act/", fields)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "alice asked to take back an answer (alice plays Forest); bob accepted" in page
+    game.refresh_from_db()
+    assert game.version == 0
+    # The same post again is a repeat, told and not applied.
+    client.post(f"/g/{game.code}/act/", fields)
+    assert (
+        "already received and applied once" in client.get(game.get_absolute_url()).content.decode()
+    )

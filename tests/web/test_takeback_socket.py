@@ -54,11 +54,16 @@ async def played_forest():
 
 async def test_asked_then_accepted_live_on_both_pages():
     alice, bob, game, a, b = await played_forest()
+    watching = await connect(game, path="watch/")
     assert (await send(a, game, "takeback")).endswith("hidden></div>")  # applied: no message
     await shown(a, "You asked bob to take back an answer")
     assert 'id="withdraw-takeback"' in a.text
     await shown(b, "alice asks to take back an answer")
     assert 'id="accept-takeback"' in b.text and 'id="decline-takeback"' in b.text
+    await shown(
+        watching, "alice asks to take back an answer (alice plays Forest); bob is to reply."
+    )
+    assert "accept-takeback" not in watching.text and 'id="takeback"' not in watching.text
 
     assert "hidden></div>" in await send(b, game, "accept_takeback")
     for sock in (a, b):
@@ -67,6 +72,8 @@ async def test_asked_then_accepted_live_on_both_pages():
     assert game.version == 0
     assert 'data-option="play Forest"' in a.text  # her decision again, the land in hand
     assert last_version(a) == 0 and last_version(b) == 0
+    await shown(watching, "bob accepted")
+    await watching.close()
     await a.close()
     await b.close()
 
