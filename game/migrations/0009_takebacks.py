@@ -4,6 +4,22 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def last_choices(apps, schema_editor):
+    """A game in progress learns the last answer a player gave themself (what a takeback would
+    take back), read from its log: one query per game in progress, none for the others."""
+    Game = apps.get_model("game", "Game")
+    GameAction = apps.get_model("game", "GameAction")
+    for game in Game.objects.filter(status="active").only("pk"):
+        last = (
+            GameAction.objects.filter(game_id=game.pk, auto=False)
+            .order_by("-index")
+            .values_list("index", flat=True)
+            .first()
+        )
+        if last is not None:
+            Game.objects.filter(pk=game.pk).update(last_choice=last + 1)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -48,4 +64,5 @@ class Migration(migrations.Migration):
                 'ordering': ['game', 'pk'],
             },
         ),
+        migrations.RunPython(last_choices, migrations.RunPython.noop),
     ]
