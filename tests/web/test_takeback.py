@@ -431,6 +431,8 @@ def test_a_takeback_asked_and_accepted_by_plain_posts(client, alice, bob):
     assert "alice asked to take back an answer (alice plays Forest); bob accepted" in page
     game.refresh_from_db()
     assert game.version == 0
+    replay = client.get(f"/g/{game.code}/replay/").content.decode()
+    assert "alice asked to take back an answer (alice plays Forest); bob accepted" in replay
     # The same post again is a repeat, told and not applied.
     client.post(f"/g/{game.code}/act/", fields)
     assert (
