@@ -1,7 +1,8 @@
 """Takebacks as two players make them, in Debian's Chromium at 1280x800 and 390x844: alice plays
 a land and takes it back, bob accepts with the keyboard (the request takes the prompt's place
 and the focus); alice declares an attack and asks to take it back, bob declines. Screenshots
-of both pages go to test-artifacts/screenshots/."""
+of both pages go to test-artifacts/screenshots/; the pages with a request pass the axe-core
+audit (tests/e2e/test_a11y.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import DESKTOP, PHONE, SCREENSHOTS, table
+from .test_a11y import audit
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,6 +53,7 @@ def test_a_land_played_is_taken_back_when_the_opponent_accepts(new_page, live_se
     expect(prompt(bob)).to_be_focused()
     shoot(alice, f"takeback-asked-{size}.png")
     shoot(bob, f"takeback-request-{size}.png")
+    assert audit(alice) == [] and audit(bob) == []  # axe-core: nothing serious or critical
 
     bob.keyboard.press("Tab")
     expect(bob.locator("#accept-takeback")).to_be_focused()
