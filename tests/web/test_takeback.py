@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import ActionReceipt, Game, GameAction, Seat, Takeback
+from game.services import engines
 from game.services.lifecycle import start_game
 from tests.dungeon_samples import cellar
 
@@ -438,3 +439,26 @@ def test_a_takeback_asked_and_accepted_by_plain_posts(client, alice, bob):
     assert (
         "already received and applied once" in client.get(game.get_absolute_url()).content.decode()
     )
+
+
+def test_another_process_never_uses_its_engine_of_the_log_before_a_takeback(
+    alice, bob, monkeypatch
+):
+    """A process that served the game before a takeback keeps an engine of the old log; once the
+    game reaches the same version again with other answers, that engine must not be taken for
+    the game's (the log epoch is in every cache's key)."""
+    game = start_position(alice, bob, TABLE)
+    game = answer(game, alice, "play Forest")
+    other_process = engines.EngineCache()
+    with monkeypatch.context() as m:
+        m.setattr(engines, "CACHE", other_process)
+        assert "play Forest" not in [o.label for o in pending(game).options]  # at version 1
+    game = reply(ask(game, alice), bob, accept=True)
+    game = answer(game, alice, "activate Swamp: {T}")  # version 1 again, another game
+    assert game.version == 1
+    here = board(game, None)
+    assert here["players"]["alice"]["mana_pool"] == {"B": 1}
+    with monkeypatch.context() as m:
+        m.setattr(engines, "CACHE", other_process)
+        assert "play Forest" in [o.label for o in pending(game).options]
+        assert board(game, None) == here
