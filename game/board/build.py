@@ -3,7 +3,9 @@ engine's `view_for(seat)` (hidden information already removed), the viewer's own
 the game's rows. Its parts are made in `seats.py` (who sits where, the turn strip), `sides.py`
 (each player's half of the table), `prompt.py` (the viewer's decision) and `snapshot.py` (what
 is read under the engine's lock); here are the rest: the maps of a choice, the stack, the log,
-what the viewer waits for, the end of the game and a player's absence.
+what the viewer waits for, the end of the game, a player's absence and the takebacks (what the
+viewer may ask, a request pending: services.takeback_view; while one is, the viewer's decision
+is not offered).
 
 Everything a viewer sees comes from that view plus, for the viewer's own pending decision only,
 the decision's options. The one exception is deliberate: the options of the other seat's dungeon
