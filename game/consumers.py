@@ -237,7 +237,9 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def game_changed(self, event: dict[str, Any]) -> None:
         if event.get("answers") is not None:  # the answers that made this version
-            services.offer_answers(self.game_id, self.code, event["from"], event["answers"])
+            services.offer_answers(
+                self.game_id, self.code, event.get("epoch", 0), event["from"], event["answers"]
+            )
         try:
             await self.send_board()
         except Game.DoesNotExist:  # the host cancelled the open game

@@ -34,7 +34,18 @@ class BadAction(ValueError):
     pass
 
 
-KINDS = ("answer", "concede", "pace", "claim", "rematch", "decline_rematch")
+KINDS = (
+    "answer",
+    "concede",
+    "pace",
+    "claim",
+    "rematch",
+    "decline_rematch",
+    "takeback",
+    "accept_takeback",
+    "decline_takeback",
+    "withdraw_takeback",
+)
 # Every field a game form sends; htmx's ws extension adds HEADERS (htmx 4: headers), a plain
 # POST adds the CSRF token. Anything else is refused, so a typo or a probe is told, not ignored.
 FIELDS = frozenset(

@@ -103,6 +103,13 @@ class Game(models.Model):
     scenario_name = models.CharField(max_length=200, blank=True, default="")
     scenario_text = models.TextField(blank=True, default="")
     version = models.PositiveIntegerField(default=0, help_text="Answers in the log.")
+    # How many takeback requests were settled (accepted, declined or withdrawn): each rewrites
+    # the game's log (an accepted one cuts the answer log back, and the game's version with
+    # it), so every cache of the game's engine keys on it with the version (services/engines).
+    log_epoch = models.PositiveIntegerField(default=0)
+    # The answers up to the last one a player gave themself (not the pace feature's): that
+    # answer's index + 1, 0 for none. What a takeback would take back (services/takeback.py).
+    last_choice = models.PositiveIntegerField(default=0)
     # A summary for lists (the lobby), written with each change: the state itself is the replay.
     turn = models.PositiveIntegerField(default=0)
     deciding = models.CharField(max_length=40, blank=True, default="", help_text="Engine name.")
@@ -208,6 +215,10 @@ class Seat(models.Model):
     offline_since = models.DateTimeField(null=True, blank=True)
     # Once the game is over: this seat offers a rematch (it starts when the other seat accepts).
     rematch_offered = models.BooleanField(default=False)
+    # This seat asks to take back its last answer: the answer log's length it would go back to
+    # (None: no request pending); and how many times it asked in this game (services/takeback).
+    takeback_to = models.PositiveIntegerField(null=True, blank=True)
+    takebacks_asked = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "position"]
@@ -289,6 +300,36 @@ class ActionReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.kind} {self.action_id} at v{self.version}"
+
+
+class Takeback(models.Model):
+    """A request to take back an answer, once settled: its line in the game's log, where it
+    stands in the answer log, and, when accepted, the answers it removed (kept for a report).
+
+    The log's line is written when a replay reaches `log_version` answers (services/engines.py,
+    `apply_log`): an accepted request stands where the log was cut back to, a declined or
+    withdrawn one where the game was when it was asked. A request that was pending when the
+    game ended is not kept: it changed nothing."""
+
+    ACCEPTED, DECLINED, WITHDRAWN = "accepted", "declined", "withdrawn"
+    OUTCOMES = [(ACCEPTED, "accepted"), (DECLINED, "declined"), (WITHDRAWN, "withdrawn")]
+
+    game = models.ForeignKey(Game, related_name="takebacks", on_delete=models.CASCADE)
+    seat = models.ForeignKey(Seat, related_name="takebacks", on_delete=models.CASCADE)
+    outcome = models.CharField(max_length=10, choices=OUTCOMES)
+    asked_at = models.PositiveIntegerField(help_text="The game's version when it was asked.")
+    log_version = models.PositiveIntegerField(help_text="Where its log line stands.")
+    line = models.CharField(max_length=300)
+    removed = models.JSONField(
+        default=list, blank=True, help_text="[engine name, answer, auto, note] per answer removed."
+    )
+    settled = models.DateTimeField(help_text="When it was accepted, declined or withdrawn.")
+
+    class Meta:
+        ordering = ["game", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.line}"
 
 
 class CompletedDungeon(models.Model):

@@ -23,6 +23,8 @@ Environment:
     DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated, e.g. https://venture.example (behind a proxy)
     VENTURE_ABANDON_SECONDS  how long a disconnected player has to come back before the
                           opponent may claim the win (default 120)
+    VENTURE_TAKEBACKS_PER_PLAYER  how many times each player may ask to take back an answer in
+                          one game (default 3; whatever the answer: docs/rules-coverage.md)
     VENTURE_ABSENCE_GRACE_SECONDS  how long a player may be away before the opponent is shown
                           the countdown (default 5: a reload is not news)
     VENTURE_WS_RATE       websocket messages a connection may send: "per_second/burst"
@@ -310,6 +312,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 # Reliability (docs/security.md) -----------------------------------------------------------------
 # A seat whose last connection closed this long ago may be claimed against by the opponent.
 VENTURE_ABANDON_SECONDS = float(os.environ.get("VENTURE_ABANDON_SECONDS", "120"))
+# Asks to take back an answer, per player and game (game/services/takeback.py).
+VENTURE_TAKEBACKS_PER_PLAYER = int(os.environ.get("VENTURE_TAKEBACKS_PER_PLAYER", "3"))
 # A short absence (a reload, a network blip) is not announced: the countdown shows after this.
 VENTURE_ABSENCE_GRACE_SECONDS = float(os.environ.get("VENTURE_ABSENCE_GRACE_SECONDS", "5"))
 # Per-connection websocket rate limit (a token bucket) and the largest message accepted.

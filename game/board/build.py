@@ -3,7 +3,9 @@ engine's `view_for(seat)` (hidden information already removed), the viewer's own
 the game's rows. Its parts are made in `seats.py` (who sits where, the turn strip), `sides.py`
 (each player's half of the table), `prompt.py` (the viewer's decision) and `snapshot.py` (what
 is read under the engine's lock); here are the rest: the maps of a choice, the stack, the log,
-what the viewer waits for, the end of the game and a player's absence.
+what the viewer waits for, the end of the game, a player's absence and the takebacks (what the
+viewer may ask, a request pending: services.takeback_view; while one is, the viewer's decision
+is not offered).
 
 Everything a viewer sees comes from that view plus, for the viewer's own pending decision only,
 the decision's options. The one exception is deliberate: the options of the other seat's dungeon
@@ -14,7 +16,8 @@ named.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 
@@ -37,6 +40,9 @@ from .viewmodel import (
     Waiting,
     WaitingTrigger,
 )
+
+if TYPE_CHECKING:
+    from game.engine.game import Engine
 
 # The log is sent in two fragments: the older lines in chunks of LOG_CHUNK, a fragment that
 # changes once every LOG_CHUNK lines, and the newest (at least LOG_RECENT, fewer than
@@ -86,7 +92,30 @@ def board_view(
     with services.reading(game) as engine:
         names = {s.engine_name: s.display_name for s in seat_views}
         snap = snapshot.read(engine, my_seat, names)
-    return _started(game, base, seat_views, my_seat, snap)
+        takeback, note = _takeback(game, seats, mine, engine)
+    if takeback is not None and (takeback.mine or takeback.theirs):
+        # The game waits for the request's reply: the viewer's decision is not offered
+        # meanwhile (services refuse its answers), the request is.
+        snap = replace(snap, prompt=None)
+    started = _started(game, base, seat_views, my_seat, snap)
+    return replace(started, takeback=takeback, takeback_note=note)
+
+
+def _takeback(
+    game: Game, seats: list[Seat], mine: int | None, engine: Engine
+) -> tuple[services.TakebackView | None, str]:
+    """The seated viewer's takebacks (services.takeback_view), or for a spectator a note of a
+    pending request, in the public words both players read."""
+    if mine is not None:
+        seat = next(s for s in seats if s.pk == mine)
+        return services.takeback_view(game, seats, seat, engine), ""
+    asking = next((s for s in seats if s.takeback_to is not None), None)
+    if asking is None or game.status != Game.ACTIVE:
+        return None, ""
+    other = next(s for s in seats if s.pk != asking.pk)
+    what = services.takeback_words(engine, asking.takeback_to)
+    who, them = asking.player.display_name, other.player.display_name
+    return None, f"{who} asks to take back an answer ({what}); {them} is to reply."
 
 
 def _started(

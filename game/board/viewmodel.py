@@ -17,7 +17,7 @@ from game.engine.stops import ASK_FORCED, THEIR_TRIGGERS
 if TYPE_CHECKING:
     from dungeons.maplayout import DungeonMap
     from game.models import Game, Player
-    from game.services import SeatTiming
+    from game.services import SeatTiming, TakebackView
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,6 +381,10 @@ class BoardView:
     log_archive: tuple[LogLine, ...] = ()  # the older lines, newest first (their own fragment)
     log_archive_lines: tuple[str, ...] = field(default=(), repr=False)  # their memo key
     over: Over | None = None
+    # Takebacks (services/takeback.py): the seated viewer's (whether they may ask and why not, a
+    # request pending on either side); a spectator's note of a pending request.
+    takeback: TakebackView | None = None
+    takeback_note: str = ""
 
     def context(self) -> dict[str, Any]:
         """The template context: a dict of the fields (the views add the page's own keys)."""

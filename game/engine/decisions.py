@@ -90,6 +90,12 @@ class Decision:
         assert callable(self.source)
         return self._list(self.source())
 
+    @property
+    def listed(self) -> list[Option] | None:
+        """The options if they have been listed already (None: a lazy decision not yet looked
+        at), without listing them."""
+        return self._options
+
     def answered(self) -> None:
         """The game has moved on: its state is no longer the one the options would be read
         from (Engine.answer calls this)."""

@@ -295,6 +295,7 @@ def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
             continue
         top = p.library[0]
         g.note(f"{o.name} explores: {p.name} reveals {top.name}", "CR 701.44a")
+        g.disclose(f"{p.name} revealed the top card of their library")
         if "Land" in top.card.types:
             new = move(g, top, "hand")
             new.revealed = True

@@ -140,6 +140,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     if not top:
         g.note(f"{player} scries {n} with an empty library", "CR 701.22a")
         return
+    g.disclose(f"{player} looked at the top of their library")
     options = [Option(f"o{o.id}", o.name, (o.id,)) for o in top]
     d = Decision(
         player,

@@ -5,6 +5,11 @@ The rules run as a generator that yields each `Decision`; an answer is validated
 pending decision's options before it is sent in, so an illegal answer changes nothing. A game is
 fully determined by its `GameSetup` and its answer log, which `replay` uses
 (docs/architecture.md, "Persistence by replay").
+
+The engine also records how far back the log may be cut by a takeback (`sealed`): never across
+randomness (any draw from the game's generator, rng.py) nor across a disclosure (a card out of
+a library, out of a hand but by its owner's own answer, hidden cards shown to a player, a card
+revealed: `GameState.disclose`). docs/rules-coverage.md, "Takebacks", has the whole rule.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from .zones import draw, shuffle
 load()
 
 OPENING_HAND = 7
+# Why an answer can't be taken back after the game's generator was used (words for a player).
+RANDOM = "something random happened (a shuffle, a coin flip or a random choice)"
 
 
 @dataclass
@@ -56,8 +63,17 @@ class Engine:
         self.setup = setup
         self.state = GameState(setup.players, setup.seed, setup.dungeons)
         self.answers: list[tuple[str, Any]] = []
+        # What each answer answered: the decision's kind and the game log's lines it wrote,
+        # [start, stop) (None: an answer given before a snapshot this engine was resumed from).
+        # A takeback names the answer it takes back by them, in words both players read.
+        self.answer_marks: list[tuple[str, int, int] | None] = []
         self.pending: Decision | None = None
         self._flip_winner = ""
+        # The answers before `sealed` can no longer be taken back: something was revealed or
+        # random (`sealed_why`) while the engine carried them out.
+        self.sealed = 0
+        self.sealed_why = ""
+        self._seen = (0, 0)  # the state's disclosures and the generator's draws, last looked at
         if setup.position is not None and setup.position.get("deal"):
             # A scenario that starts at the very beginning: its libraries are the decks.
             decks = {
@@ -181,6 +197,35 @@ class Engine:
             self.pending = self._gen.send(answer)
         except StopIteration:
             self.pending = None
+        if self.pending is not None:
+            self._shown(self.pending)
+        self._seal()
+
+    # takebacks --------------------------------------------------------------------------------
+    def _shown(self, d: Decision) -> None:
+        """A decision whose options name cards in a library, or in another player's hand, shows
+        its player hidden cards (a scry, a search, a look at the top): a disclosure. A priority
+        decision lists its options lazily and names only the player's own hand and public
+        zones: it is not looked at."""
+        g = self.state
+        options = d.listed
+        if g.disclosures != self._seen[0] or not options or not any(o.objs for o in options):
+            return  # (an operation that said what it showed, "alice looked at …", says better)
+        hidden = {o.id for p in g.players for o in p.library}
+        hidden.update(o.id for p in g.players if p.name != d.player for o in p.hand)
+        if any(i in hidden for o in options for i in o.objs):
+            g.disclose(f"{d.player} was shown hidden cards")
+
+    def _seal(self) -> None:
+        """Seal the answers given so far when something was revealed or random since the last
+        look. (A world the computer samples swaps in a generator of its own that does not
+        count, game/ai/worlds.py: nobody takes back there.)"""
+        g = self.state
+        seen = (g.disclosures, getattr(g.rng, "draws", 0))
+        if seen != self._seen:
+            self.sealed = len(self.answers)
+            self.sealed_why = g.disclosed if seen[0] != self._seen[0] else RANDOM
+            self._seen = seen
 
     # answering --------------------------------------------------------------------------------
     @property
@@ -191,10 +236,14 @@ class Engine:
         """Answer the pending decision with option id(s); raises IllegalAnswer otherwise."""
         if self.pending is None:
             raise IllegalAnswer("The game is over; there is nothing to answer.")
-        normalised = self.pending.validate(player, choice)
+        d = self.pending
+        normalised = d.validate(player, choice)
         self.answers.append((player, normalised))
-        self.pending.answered()
+        d.answered()
+        self.state.answering = player
+        start = len(self.state.log)
         self._step(normalised)
+        self.answer_marks.append((d.kind, start, len(self.state.log)))
 
     def answer_labels(self, player: str, labels: str | Sequence[str]) -> None:
         """Answer by option label(s), as a scenario file or a bot's log does."""
@@ -220,6 +269,7 @@ class Engine:
         if player not in g.by_name:
             raise IllegalAnswer(f"{player!r} is not a player in this game.")
         self.answers.append((player, "!concede"))
+        start = len(g.log)
         p = g.player(player)
         p.lost = True
         p.conceded = True
@@ -232,6 +282,7 @@ class Engine:
             end_game(g)
         self._gen.close()
         self.pending = None
+        self.answer_marks.append(("concede", start, len(g.log)))
 
     def apply_logged(self, player: str, answer: Any, *, line: str | None = None) -> None:
         """Apply one entry of an answer log: an answer, or the `"!concede"` marker `concede`
@@ -253,7 +304,13 @@ class Engine:
         game.setup = setup
         game.state = state
         game.answers = list(answers)
+        game.answer_marks = [None] * len(game.answers)
         game.pending = None
+        # What was revealed before the snapshot is not known here: nothing before it can be
+        # taken back (a resumed engine serves replays and the computer, never a takeback).
+        game.sealed = len(game.answers)
+        game.sealed_why = "the game was resumed from a snapshot"
+        game._seen = (state.disclosures, getattr(state.rng, "draws", 0))
         serial = state.step_serial
         game._gen = game._run(state.step, resume=True, opening=False)
         game._step(None)

@@ -9,7 +9,12 @@ such a generator: seeded with 31 bits it was searched exhaustively from one open
 even with a wide seed its state can be rebuilt from enough outputs.
 
 A whole-number seed (a scenario file's `seed:`, a test, a benchmark, and every game stored
-before secret seeds existed) keeps Python's `random.Random`, so those replay exactly as before.
+before secret seeds existed) keeps Python's Mersenne Twister, so those replay exactly as before.
+
+Both generators count their draws (`draws`): the engine tells from it that an answer's
+consequences touched randomness, which no takeback may cross (game.py, `Engine.sealed`). Every
+random choice, a shuffle, a coin flip or one a card makes, goes through `getrandbits` or
+`random`, so nothing random escapes the count; counting changes no output.
 """
 
 from __future__ import annotations
@@ -38,7 +43,34 @@ def make_rng(seed: int | str) -> random.Random:
         if len(key) != SECRET_BYTES:
             raise ValueError(f"a secret seed has {SECRET_BYTES} bytes")
         return KeyedStream(key)
-    return random.Random(seed)
+    return CountedRandom(seed)
+
+
+class CountedRandom(random.Random):
+    """Python's `random.Random` (the same stream for the same seed) counting its draws."""
+
+    def __init__(self, seed: Any = None) -> None:
+        self.draws = 0
+        super().__init__(seed)
+
+    def getrandbits(self, k: int) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # random.Random's own reduce keeps the generator's state only; the count goes along.
+        return (_counted, (self.getstate(), self.draws))
+
+
+def _counted(state: tuple[Any, ...], draws: int) -> CountedRandom:
+    rng = CountedRandom(0)
+    rng.setstate(state)
+    rng.draws = draws
+    return rng
 
 
 class KeyedStream(random.Random):
@@ -50,6 +82,7 @@ class KeyedStream(random.Random):
         self._counter = 0
         self._pool = 0
         self._pool_bits = 0
+        self.draws = 0  # calls of getrandbits (random() is one), counted as CountedRandom does
         super().__init__()
 
     def seed(self, a: Any = None, version: int = 2) -> None:
@@ -61,6 +94,7 @@ class KeyedStream(random.Random):
     def getrandbits(self, k: int) -> int:
         if k < 0:
             raise ValueError("number of bits must be non-negative")
+        self.draws += 1
         while self._pool_bits < k:
             block = hashlib.blake2b(
                 self._counter.to_bytes(16, "little"), key=self._key, digest_size=64
@@ -84,5 +118,13 @@ class KeyedStream(random.Random):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # random.Random's own reduce calls the class without arguments; the key is one. (A copy
-        # of a game's state, engine/snapshots.py, copies its generator at the same place.)
-        return (KeyedStream, (self._key,), self.getstate())
+        # of a game's state, engine/snapshots.py, copies its generator at the same place, and
+        # with the same count of draws.)
+        return (KeyedStream, (self._key,), (self.getstate(), self.draws))
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        if len(state) == 2:  # (generator state, draws), as __reduce__ gives it
+            self.setstate(state[0])
+            self.draws = state[1]
+        else:
+            self.setstate(state)

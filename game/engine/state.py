@@ -263,6 +263,15 @@ class GameState:
         # A token may have left the battlefield since the last state-based check (704.5d): set
         # by zones.move; True at first, for tokens a scenario's position puts anywhere.
         self.tokens_may_be_out = True
+        # What has been revealed so far (a count, and the latest in words a player may read):
+        # the engine seals every answer before a disclosure against takebacks (game.py,
+        # `Engine.sealed`). Randomness is counted by the generator itself (rng.py).
+        self.disclosures = 0
+        self.disclosed = ""
+        # Whose answer the engine is carrying out ("" before the first): a card that leaves its
+        # owner's hand by that owner's own answer (a spell cast, a land played, a discard
+        # chosen) shows the other player only what its owner chose to show (zones.move).
+        self.answering = ""
         # Memos valid only inside a read-only section (see `reading`): characteristics and mana
         # sources are computed once per object there instead of once per question.
         self.chars_memo: dict[int, Any] | None = None
@@ -323,6 +332,13 @@ class GameState:
     def reading(self) -> _Reading:
         """`with g.reading():` marks code that asks many questions and changes nothing."""
         return _Reading(self)
+
+    # what is revealed -----------------------------------------------------------------------
+    def disclose(self, why: str) -> None:
+        """Something hidden from a player was shown to them, or left a hidden zone (`why`, in
+        words that name no hidden card): no answer before this can be taken back."""
+        self.disclosures += 1
+        self.disclosed = why
 
     # the log --------------------------------------------------------------------------------
     def note(self, text: str, rule: str | None = None) -> None:

@@ -37,6 +37,15 @@ def _remove_from_combat(g: GameState, obj_id: int) -> None:
 def move(g: GameState, obj: Obj, to: str, *, top: bool = True, reason: str = "") -> Obj:
     """Move `obj` to zone `to` of its owner (or the battlefield); return the new object."""
     from_zone = obj.zone
+    if from_zone == "library":
+        # Whatever it becomes (drawn, milled, found, revealed), a library's card is now known to
+        # someone who did not know it.
+        g.disclose(f"a card left {obj.owner}'s library")
+    elif from_zone == "hand" and obj.owner != g.answering:
+        # Out of a hand by someone else's answer (an effect that empties a hand): the other
+        # player learns what it held. By the owner's own answer (a spell cast, a land played, a
+        # discard chosen) it shows only what the owner chose to show.
+        g.disclose(f"a card left {obj.owner}'s hand")
     if from_zone == "battlefield" and obj.exile_if_leaves and to != "exile":
         to = "exile"  # a replacement effect (From the Catacombs, CR 614.1a)
         g.note(f"{obj.name} would leave the battlefield and is exiled instead", "CR 614.1a")

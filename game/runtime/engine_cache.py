@@ -32,7 +32,9 @@ from game.engine.game import Engine, GameSetup, replay
 
 from .lru import LRU
 
-Key = tuple[int, str]  # (pk, code): a primary key alone could in principle be reused after a delete
+# (pk, code, log epoch): a primary key alone could in principle be reused after a delete, and a
+# settled takeback rewrites the game's log (models.Game.log_epoch), its version going back.
+Key = tuple[int, str, int]
 
 CACHE_SIZE = 256  # a server's games in progress
 FINISHED_CACHE_SIZE = 16

@@ -44,7 +44,7 @@ class Job:
     """One decision of the computer: the game (setup and answer log, so any process can rebuild
     it), whose decision, at which level, and the seed of this decision."""
 
-    key: Key  # (game id, invite code), as the engine cache keys games
+    key: Key  # (game id, invite code, log epoch), as the engine cache keys games
     setup: GameSetup
     answers: tuple[tuple[str, Any], ...]
     seat: str

@@ -22,6 +22,8 @@ modules behind it:
   atomically with any number of servers) and a time control as one value;
 - `ratings`: Glicko-2 ratings (who may play rated, the update when a rated game ends, the
   profile's history and results, the leaderboard);
+- `takeback`: asking to take back one's last answer, the opponent's reply, withdrawing, and
+  what a page shows of it;
 - `replays`, `replay_summary`: a game's replay for one viewer (snapshots, stepping, playing on
   from a point) and the summary of a finished game.
 
@@ -108,6 +110,14 @@ from .seeks import (
     play_now,
     rating_window,
 )
+from .takeback import (
+    TakebackView,
+    ask_takeback,
+    reply_takeback,
+    takeback_view,
+    takeback_words,
+    withdraw_takeback,
+)
 from .time_controls import MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
 
 __all__ = [
@@ -152,6 +162,12 @@ __all__ = [
     "scenario_at",
     "summary",
     "timeline",
+    "TakebackView",
+    "ask_takeback",
+    "reply_takeback",
+    "takeback_view",
+    "takeback_words",
+    "withdraw_takeback",
     "ScenarioStart",
     "SeatTiming",
     "absences",

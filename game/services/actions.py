@@ -15,6 +15,7 @@ under the game row's lock:
   3. the game is in progress;                     "not_started" / "over"
   4. the version is the game's;                   "already_answered" (behind) / "stale"
   5. the action itself (whose decision, legal).   "not_yours" / "illegal" / ...
+     (while a takeback request is pending, answers and pace changes wait: "takeback_pending")
 
 A refused action changes nothing: the transaction is rolled back, receipt included. Each
 use-case reads the wall clock once (`at`, unless the caller gives it) and passes it down.
@@ -52,6 +53,9 @@ if TYPE_CHECKING:
     from game.forms import Action
 
 log = logging.getLogger(__name__)
+
+# The actions of a takeback request (forms.KINDS; services/takeback.py).
+TAKEBACK_ACTIONS = ("takeback", "accept_takeback", "decline_takeback", "withdraw_takeback")
 
 
 @dataclass
@@ -204,6 +208,22 @@ def check_time(game_id: int, *, at: datetime | None = None) -> bool:
         return _record_time_loss(locked.game, locked.seats, at) is not None
 
 
+def _check_no_takeback(a: _Acting) -> None:
+    """While a takeback request is pending the game waits for its reply (services/takeback.py)."""
+    if a.seat.takeback_to is not None:
+        raise ActionRefused(
+            f"You asked to take back an answer: the game waits for "
+            f"{a.other().player.display_name}'s reply (or withdraw the request).",
+            "takeback_pending",
+        )
+    if a.other().takeback_to is not None:
+        raise ActionRefused(
+            f"{a.other().player.display_name} asks to take back an answer: accept or decline "
+            "first.",
+            "takeback_pending",
+        )
+
+
 def submit_answer(
     game_id: int,
     player: Player | None,
@@ -212,8 +232,11 @@ def submit_answer(
     version: int,
     action_id: str = "",
     at: datetime | None = None,
+    epoch: int | None = None,
 ) -> Game:
-    """Answer the pending decision with option id(s) as the player saw it at `version`."""
+    """Answer the pending decision with option id(s) as the player saw it at `version` (and at
+    the log's `epoch`, when given: the computer's answer, thought about before a takeback, is
+    not for the decision at the same version after it)."""
 
     def apply(engine: Engine, d: Decision, name: str) -> None:
         try:
@@ -221,7 +244,9 @@ def submit_answer(
         except IllegalAnswer as e:
             raise ActionRefused(str(e), "illegal") from None
 
-    return _answering(game_id, player, apply, version=version, action_id=action_id, at=at)
+    return _answering(
+        game_id, player, apply, version=version, action_id=action_id, at=at, epoch=epoch
+    )
 
 
 def submit_scry(
@@ -295,6 +320,7 @@ def _answering(
     version: int,
     action_id: str,
     at: datetime | None,
+    epoch: int | None = None,
 ) -> Game:
     """Answer the pending decision of the player's seat: `apply(engine, decision, name)` gives
     the engine its answer(s) or raises ActionRefused, then the whole is committed at once."""
@@ -302,6 +328,9 @@ def _answering(
 
     def body() -> Game:
         a = _begin(game_id, player, version=version, action_id=action_id, kind="answer", at=at)
+        if epoch is not None and epoch != a.game.log_epoch:
+            raise ActionRefused("A takeback changed the game since that answer.", "stale")
+        _check_no_takeback(a)
         engine = engine_for_update(a.game)
         d = engine.pending
         # A refusal below leaves the engine as it was (IllegalAnswer is raised before any
@@ -413,6 +442,7 @@ def set_pace(
 
     def body() -> Game:
         a = _begin(game_id, player, version=version, action_id=action_id, kind="pace", at=at)
+        _check_no_takeback(a)
         seat = a.seat
         if full_control is not None:
             seat.full_control = full_control
@@ -490,3 +520,7 @@ def perform(game_id: int, player: Player | None, action: Action) -> None:
         rematch(game_id, player)
     elif action.kind == "decline_rematch":
         decline_rematch(game_id, player)
+    elif action.kind in TAKEBACK_ACTIONS:
+        from .takeback import perform_takeback  # (takeback.py imports this module)
+
+        perform_takeback(game_id, player, action)

@@ -36,7 +36,9 @@ def notify_game_changed(game: Game, answers: tuple[int, list[Any]] | None = None
     group, version = game.group_name, game.version
     message: dict[str, Any] = {"type": "game.changed", "version": version}
     if answers is not None:
+        # With the log's epoch: the same indexes hold other answers after a takeback.
         message["from"], message["answers"] = answers
+        message["epoch"] = game.log_epoch
 
     def send() -> None:
         layer = get_channel_layer()

@@ -6,7 +6,9 @@ is an ordinary game (stored, logged, replayed, rematched). Its answers go throug
 `actions.submit_answer` with the version it thought about and the action id
 `computer.<version>` (a browser's ids cannot hold a dot, game/forms.py), so a turn handed out
 twice, to two workers or again after a timeout, is applied once: the second is refused as a
-repeat or as answered already, and changes nothing.
+repeat or as answered already, and changes nothing. After a takeback (services/takeback.py) the
+same versions come again with other decisions: the id then names the log's epoch too
+(`computer.<epoch>.<version>`), and an answer thought about before it is refused as stale.
 
 Who runs its turns is game/computer_turns.py's business (a server's child process, or a
 Channels worker); what it thinks is game/ai/'s. `store.commit` hands out each of the computer's
@@ -121,9 +123,12 @@ class Turn:
     player_id: int
     since: datetime | None
     owner_id: int | None = None
+    epoch: int = 0  # the game's log epoch (models.Game.log_epoch)
 
     @property
     def action_id(self) -> str:
+        if self.epoch:
+            return f"{ACTION_PREFIX}{self.epoch}.{self.version}"
         return f"{ACTION_PREFIX}{self.version}"
 
 
@@ -161,7 +166,9 @@ def computer_turn(game_id: int) -> Turn | None:
         level=seat.player.computer_level,
         seed=decision_seed(secret, game.pk, game.version),
     )
-    return Turn(job, game.pk, game.version, seat.player_id, game.computer_since, owner)
+    return Turn(
+        job, game.pk, game.version, seat.player_id, game.computer_since, owner, game.log_epoch
+    )
 
 
 def answer_for_computer(turn: Turn, answer: str | list[str]) -> bool:
@@ -169,7 +176,14 @@ def answer_for_computer(turn: Turn, answer: str | list[str]) -> bool:
     had moved on (the answer was given already, by another worker or an earlier try)."""
     player = Player.objects.get(pk=turn.player_id)
     try:
-        submit_answer(turn.game_id, player, answer, version=turn.version, action_id=turn.action_id)
+        submit_answer(
+            turn.game_id,
+            player,
+            answer,
+            version=turn.version,
+            action_id=turn.action_id,
+            epoch=turn.epoch,
+        )
     except ActionRefused as e:
         if e.code in _MOVED_ON:
             log.info(

@@ -7,6 +7,13 @@ engine step, not a replay. An engine that is behind the row (another process ser
 actions) applies just the answers it missed, taken from the last `game.changed` message if it
 carried them (`offer_answers`), from the log otherwise; only a process that has never held the
 game replays setup + answer log.
+
+A settled takeback request (services/takeback.py) rewrites the log: an accepted one removes
+answers from its end, and each writes a line in the game's log. It moves the game's
+`log_epoch`, part of every key here, so each process's engine of the game before it is never
+used again (it ages out of the cache) and the next use replays the log as it now is, the
+takebacks' lines included (`takeback_lines`). A catch-up never crosses a takeback's line: a
+line stands at a version the game had reached when the request was settled.
 """
 
 from __future__ import annotations
@@ -14,14 +21,14 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from game.engine.decisions import IllegalAnswer
 from game.engine.dungeon import dungeon_spec
 from game.engine.game import Engine, GameSetup
-from game.models import Game, GameAction
+from game.models import Game, GameAction, Takeback
 from game.runtime.engine_cache import EngineCache, Key
 from game.runtime.lru import LRU
 from game.runtime.prepared import PreparedQuery
@@ -34,6 +41,7 @@ log = logging.getLogger(__name__)
 OFFERED_SIZE = 1024
 
 Logged = tuple[str, Any, str]  # an entry of the answer log: engine name, answer, note
+Lines = Mapping[int, Sequence[str]]  # the takebacks' log lines by the version they stand at
 
 # The one cache of this process (a test simulating several processes swaps it): the games in
 # progress it served, and the few finished ones whose pages linger on the game-over screen.
@@ -54,7 +62,7 @@ _offered: LRU[Key, tuple[int, list[Logged]]] = LRU(OFFERED_SIZE)
 
 
 def key_of(game: Game) -> Key:
-    return (game.pk, game.code)
+    return (game.pk, game.code, game.log_epoch)
 
 
 def _game_lock(key: Key) -> threading.RLock:
@@ -73,13 +81,14 @@ def remember(game: Game, engine: Engine) -> None:
         CACHE.put(key_of(game), engine)
 
 
-def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> None:
+def offer_answers(game_id: int, code: str, epoch: int, start: int, answers: list[Any]) -> None:
     """Keep the answers a `game.changed` message carried: the game's log from index `start`
     (each [engine name, answer], or [engine name, answer, note] for an automatic pass the
-    game's log explains, as the message holds them). Kept by id and code, as the engines are
-    (an id alone could be a test database's reused one). Every page of the game in this
-    process hands over the same message: the first one keeps it."""
-    key = (game_id, code)
+    game's log explains, as the message holds them). Kept by id, code and log epoch, as the
+    engines are (an id alone could be a test database's reused one; after a takeback the same
+    indexes hold other answers). Every page of the game in this process hands over the same
+    message: the first one keeps it."""
+    key = (game_id, code, epoch)
     kept = _offered.peek(key)
     if kept is not None and kept[0] == start and len(kept[1]) == len(answers):
         return
@@ -87,14 +96,14 @@ def offer_answers(game_id: int, code: str, start: int, answers: list[Any]) -> No
     _offered.put(key, (start, entries))
 
 
-def offered(game_id: int, code: str) -> tuple[int, list[Logged]] | None:
+def offered(game_id: int, code: str, epoch: int = 0) -> tuple[int, list[Logged]] | None:
     """What `offer_answers` kept for the game: the first index and the answers."""
-    return _offered.peek((game_id, code))
+    return _offered.peek((game_id, code, epoch))
 
 
 def _offered_since(game: Game, start: int) -> list[Logged] | None:
     """The log from `start` up to the row's version, if the last message carried all of it."""
-    found = offered(game.pk, game.code)
+    found = offered(game.pk, game.code, game.log_epoch)
     if found is None:
         return None
     first, answers = found
@@ -153,21 +162,44 @@ def loss_line(engine: Engine, loser: str, note: str) -> str | None:
     return None
 
 
-def apply_log(engine: Engine, logged: Iterable[Logged]) -> None:
+def takeback_lines(game: Game) -> dict[int, list[str]]:
+    """The game log's lines of the game's settled takeback requests, by the version they
+    stand at, in the order they were settled (no query for a game that never had one)."""
+    lines: dict[int, list[str]] = {}
+    if game.log_epoch == 0:
+        return lines
+    rows = Takeback.objects.filter(game_id=game.pk).order_by("pk")
+    for version, line in rows.values_list("log_version", "line"):
+        lines.setdefault(version, []).append(line)
+    return lines
+
+
+def write_lines(engine: Engine, lines: Lines | None) -> None:
+    """Write the takebacks' lines that stand where `engine` is (its number of answers)."""
+    for line in (lines or {}).get(len(engine.answers), ()):
+        engine.state.note(line)
+
+
+def apply_log(engine: Engine, logged: Iterable[Logged], lines: Lines | None = None) -> None:
     """Apply entries of a game's answer log with the game log's lines the live game wrote: an
-    automatic pass explained (pace.py), a time loss or a claimed win (`loss_line`)."""
+    automatic pass explained (pace.py), a time loss or a claimed win (`loss_line`), and after
+    each entry the takebacks' lines that stand there (`lines`; those at the starting point
+    are the caller's, `write_lines`)."""
     for who, answer, note in logged:
         if note == EXPLAINED:
             why = explain_pass(engine)
             if why is not None:
                 engine.state.note(why)
         engine.apply_logged(who, answer, line=loss_line(engine, who, note))
+        write_lines(engine, lines)
 
 
 def replay_game(game: Game) -> Engine:
-    """Rebuild the engine from the stored setup and answer log."""
+    """Rebuild the engine from the stored setup and answer log (with the takebacks' lines)."""
     engine = Engine(engine_setup(game))
-    apply_log(engine, _logged_answers(game))
+    lines = takeback_lines(game)
+    write_lines(engine, lines)
+    apply_log(engine, _logged_answers(game), lines)
     if len(engine.answers) != game.version:
         raise RuntimeError(
             f"{game}: replayed {len(engine.answers)} answers, row says {game.version}"

@@ -36,7 +36,7 @@ from game.scenario.export import position_file, unwritable
 
 from .computer import computer_player
 from .computer_limit import check_room_for_computer_game
-from .engines import LOG_SLICE, Logged, apply_log, engine_setup
+from .engines import LOG_SLICE, Lines, Logged, apply_log, engine_setup, takeback_lines, write_lines
 from .errors import ActionRefused
 from .lifecycle import check_scenario, create_game, join_game
 from .players import seat_of
@@ -83,12 +83,16 @@ class Timeline:
     A point's view is made from the nearest snapshot (or the cursor, the engine of the last
     point looked at) and kept for the points around it."""
 
-    def __init__(self, setup: GameSetup, seat: str | None, reveal: bool) -> None:
+    def __init__(
+        self, setup: GameSetup, seat: str | None, reveal: bool, lines: Lines | None = None
+    ) -> None:
         self.setup = setup
         self.seat = seat
         self.reveal = reveal
         self.players = list(setup.players)
+        self.lines = lines  # the takebacks' log lines (services/takeback.py), by version
         self.engine = Engine(setup)  # at the last point: a running game's replay goes on from it
+        write_lines(self.engine, lines)
         self.frames: list[Frame] = []
         self.answers: list[Answer] = []
         self.logged: list[Logged] = []
@@ -107,7 +111,7 @@ class Timeline:
             self.answers.append(self._answer(who, answer))
             self.logged.append(entry)
             serial = e.state.step_serial
-            apply_log(e, [entry])
+            apply_log(e, [entry], self.lines)
             self._record()
             since = len(e.answers) - (self.snapshots[-1].version if self.snapshots else 0)
             if since >= SNAPSHOT_EVERY and snapshots.resumable(e, serial):
@@ -180,7 +184,7 @@ class Timeline:
             engine = Engine(self.setup)
         # The points just before `at` are kept too: stepping back reads them.
         for k in range(len(engine.answers), at):
-            apply_log(engine, [self.logged[k]])
+            apply_log(engine, [self.logged[k]], self.lines)
             if at - k <= VIEWS_BEHIND:
                 self._keep(engine)
         self.cursor = engine
@@ -267,15 +271,16 @@ def perspective(game: Game, viewer: Player | None) -> tuple[str | None, bool]:
 def timeline(game: Game, viewer: Player | None) -> Timeline:
     """The replay of `game` up to its current version, as `viewer` may see it (the game row
     read with its setup). Built once per perspective and version; a running game's timeline
-    opened again takes only the answers since."""
+    opened again takes only the answers since (a takeback, which rewrites the log, makes a new
+    one: its log epoch is in the key)."""
     seat, reveal = perspective(game, viewer)
-    key = (game.pk, game.code, seat, reveal)
+    key = (game.pk, game.code, game.log_epoch, seat, reveal)
     with _timelines_lock:
         found = _timelines.get(key)
     if found is None or len(found.answers) > game.version:
         # Built outside the cache's lock: other games' replays go on meanwhile (two viewers
         # opening the same one at once may both build it; the last one is kept).
-        found = Timeline(engine_setup(game), seat, reveal)
+        found = Timeline(engine_setup(game), seat, reveal, takeback_lines(game))
         with _timelines_lock:
             _timelines.put(key, found)
     with found.lock:

@@ -10,6 +10,8 @@ Every change to a game runs between `lock` and `commit`, in one transaction:
   changed seats and the game's progress in one more batch (and, when that ends a rated game,
   both players' ratings: ratings.py), and on commit puts the engine back in the cache and tells
   the game's pages (broadcast.py).
+- `rewind` is an accepted takeback's (services/takeback.py): the log cut back, the same rows
+  written for what remains, a new log epoch.
 
 The statements that run for every answer are compiled once per thread (`PreparedQuery` and
 friends): compiling them had cost more than running them. tests/web/test_prepared.py holds them
@@ -49,9 +51,18 @@ ACTING_SEATS = PreparedQuery(
     )
 )
 
-SEAT_FIELDS = ["pass_until", "pass_turn", "pass_stack", "clock_ms"]  # what `commit` stores
+# What `commit` stores of a seat (when it changed).
+SEAT_FIELDS = [
+    "pass_until",
+    "pass_turn",
+    "pass_stack",
+    "clock_ms",
+    "takeback_to",
+    "takebacks_asked",
+]
 PROGRESS_FIELDS = [
     "version",
+    "last_choice",
     "turn",
     "deciding",
     "status",
@@ -111,7 +122,14 @@ def lock(game_id: int, receipt: Receipt | None = None) -> Locked:
 
 
 def _seat_fields(seat: Seat) -> tuple[Any, ...]:
-    return (seat.pass_until, seat.pass_turn, list(seat.pass_stack), seat.clock_ms)
+    return (
+        seat.pass_until,
+        seat.pass_turn,
+        list(seat.pass_stack),
+        seat.clock_ms,
+        seat.takeback_to,
+        seat.takebacks_asked,
+    )
 
 
 def _stored_seats(game: Game, seats: list[Seat]) -> list[Seat]:
@@ -192,6 +210,11 @@ def commit(
     ended = game.status != Game.FINISHED
     _progress(game, engine, at, end_reason)
     ended = ended and game.status == Game.FINISHED
+    if pace_from > first_new:  # answers of a player's own: the last is what a takeback takes
+        game.last_choice = pace_from
+    if game.status == Game.FINISHED:
+        for seat in seats:  # a takeback still asked for lapses with the game (services/takeback)
+            seat.takeback_to = None
     # The computer's decision is handed out (after commit) from now; a person's clears it.
     to_decide = by_name.get(game.deciding) if game.status == Game.ACTIVE else None
     computer = to_decide is not None and to_decide.player.is_computer
@@ -227,6 +250,52 @@ def commit(
     notify_game_changed(game, (first_new, added))
     if game.computer_since is not None:
         notify_computer_turn(game.pk)
+
+
+def rewind(game: Game, engine: Engine, seats: list[Seat], *, at: datetime) -> None:
+    """The answer log cut back to `engine`'s answers (the replay of what remains, takebacks'
+    lines included), with what the removed answers had stored: completed dungeons, the game's
+    progress, whose clock runs, the last answer a player chose; the caller moved the game's log
+    epoch, so that no process uses an engine of the log before. No pace is run: the player who
+    took back faces the decision they took back. The clocks give no time back (as Lichess's
+    takebacks): each keeps what it has now, the increments earned included, and the clock of
+    whoever must decide runs from `at`. Rare, so plain queries."""
+    by_name = {s.engine_name: s for s in seats}
+    cut = len(engine.answers)
+    GameAction.objects.filter(game=game, index__gte=cut).delete()
+    for p in engine.state.players:
+        kept = CompletedDungeon.objects.filter(game=game, player=by_name[p.name].player)
+        removed = list(kept.order_by("pk").values_list("pk", flat=True))[len(p.completed) :]
+        if removed:
+            CompletedDungeon.objects.filter(pk__in=removed).delete()
+    last = (
+        GameAction.objects.filter(game=game, auto=False, index__lt=cut)
+        .order_by("-index")
+        .values_list("index", flat=True)
+        .first()
+    )
+    game.last_choice = last + 1 if last is not None else 0
+    clock = clock_of(game, seats)
+    _progress(game, engine, at, "")
+    to_decide = by_name.get(game.deciding)
+    game.computer_since = at if to_decide is not None and to_decide.player.is_computer else None
+    if clock is not None:
+        clock = clock.stop(at).start(game.deciding, at)
+    store_clock(game, seats, clock)
+    game.save(update_fields=[*PROGRESS_FIELDS, "log_epoch"])
+    write_seats(seats)
+    transaction.on_commit(lambda: remember(game, engine))
+    notify_game_changed(game)  # no answers: every process replays the log as it now is
+    if game.computer_since is not None:
+        notify_computer_turn(game.pk)
+
+
+def write_seats(seats: list[Seat]) -> None:
+    """Store the seats whose pace, clock or takeback request changed since they were read."""
+    for seat in seats:
+        if getattr(seat, "_stored", None) != _seat_fields(seat):
+            seat.save(update_fields=SEAT_FIELDS)
+            seat._stored = _seat_fields(seat)
 
 
 def _new_actions(

@@ -29,7 +29,13 @@ def test_a_game_between_people_is_seeded_with_256_secret_bits_from_the_os(monkey
     assert seed.startswith("k256:") and len(bytes.fromhex(seed[5:])) * 8 == 256
     assert new_secret_seed() != new_secret_seed()
     assert isinstance(make_rng(seed), KeyedStream)
-    assert type(make_rng(7)) is random.Random  # scenario files and stored games keep theirs
+    # Scenario files and stored games keep Python's stream (counted, for takebacks).
+    counted, plain = make_rng(7), random.Random(7)
+    deck, same = list(range(40)), list(range(40))
+    counted.shuffle(deck)
+    plain.shuffle(same)
+    assert deck == same and counted.random() == plain.random()
+    assert counted.draws > 0
 
 
 def test_the_keyed_stream_is_reproducible_and_replays_a_game_exactly():

@@ -164,7 +164,7 @@ def test_a_process_behind_catches_up_from_the_answers_the_message_carried(monkey
         assert message["version"] == game.version
         assert message["from"] + len(message["answers"]) == game.version
         # As a consumer does with the message (GameConsumer.game_changed):
-        services.offer_answers(game.pk, game.code, message["from"], message["answers"])
+        services.offer_answers(game.pk, game.code, 0, message["from"], message["answers"])
         with two.running(monkeypatch):
             assert view(game) == seen
     assert two.replays == 1 and two.applied > 0
@@ -178,7 +178,7 @@ def test_a_process_behind_catches_up_from_the_answers_the_message_carried(monkey
         while not act(game, rng):
             pass
         seen = view(game)
-    services.offer_answers(game.pk, game.code, sent[-1]["from"], sent[-1]["answers"])
+    services.offer_answers(game.pk, game.code, 0, sent[-1]["from"], sent[-1]["answers"])
     with two.running(monkeypatch):
         assert view(game) == seen
     assert len(log_reads) == 1

@@ -336,14 +336,14 @@ def test_finished_games_leave_the_cache_of_games_in_progress(monkeypatch):
     playing = start_game(alice, bob)
     for game in games:
         services.concede(game.pk, bob)
-    keys = [(g.pk, g.code) for g in games]
-    assert (playing.pk, playing.code) in engines.CACHE.in_progress
+    keys = [engines.key_of(g) for g in games]
+    assert engines.key_of(playing) in engines.CACHE.in_progress
     assert not any(k in engines.CACHE.in_progress for k in keys)
     assert engines.CACHE.finished.keys() == keys[1:]
     games[0].refresh_from_db()
     with services.reading(games[0]) as engine:  # evicted: replayed from its log
         assert engine.over and engine.state.winner == "alice"
-    assert (playing.pk, playing.code) in engines.CACHE.in_progress
+    assert engines.key_of(playing) in engines.CACHE.in_progress
 
 
 @pytest.mark.django_db

@@ -49,6 +49,8 @@ def _ellywick_look(g, ctx, step) -> Gen:
     me = ctx.controller
     p = g.player(me)
     top = p.library[:6]
+    if top:
+        g.disclose(f"{me} looked at the top of their library")
     creatures = [o for o in top if "Creature" in o.card.types]
     chosen = yield from choose_objects(
         g,

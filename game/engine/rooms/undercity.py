@@ -25,6 +25,7 @@ def op_search_basic_land_to_hand(g: GameState, ctx: Ctx, step: Step) -> Gen:
     me = ctx.controller
     p = g.player(me)
     lands = [o for o in p.library if "Basic" in o.card.supertypes and "Land" in o.card.types]
+    g.disclose(f"{me} searched their library")
     options = one_per_name(lands)
     options.append(Option("none", "find nothing"))
     answer = yield Decision(me, SEARCH, "Search your library for a basic land card", options)
@@ -56,6 +57,8 @@ def op_throne_of_the_dead_three(g: GameState, ctx: Ctx, step: Step) -> Gen:
     p = g.player(me)
     top = p.library[: step.get("reveal", 10)]
     g.note(f"{me} reveals {', '.join(o.name for o in top) or 'nothing'}")
+    if top:
+        g.disclose(f"{me} revealed the top of their library")
     creatures = [o for o in top if "Creature" in o.card.types]
     chosen = yield from choose_objects(
         g, me, creatures, 1, "Choose a creature card to put onto the battlefield", CHOOSE_CARD
