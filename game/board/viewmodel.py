@@ -381,6 +381,8 @@ class BoardView:
     log_archive: tuple[LogLine, ...] = ()  # the older lines, newest first (their own fragment)
     log_archive_lines: tuple[str, ...] = field(default=(), repr=False)  # their memo key
     over: Over | None = None
+    # A lesson or a puzzle played here (services.training_view): its words beside the board.
+    training: Any = None
 
     def context(self) -> dict[str, Any]:
         """The template context: a dict of the fields (the views add the page's own keys)."""
