@@ -139,6 +139,12 @@ def status_of(info: Info, engine: Engine) -> Status:
         status = lesson_status(info.scenario, engine, info.start_turn, info.names)
     if status.state == FAILED and engine.state.over and engine.state.player(info.solver).conceded:
         return Status(FAILED, GAVE_UP)
+    if status.state == SOLVED and info.is_puzzle:
+        survive = info.scenario.puzzle is not None and info.scenario.puzzle.goal == "survive"
+        return Status(
+            SOLVED,
+            "You survived the best defence." if survive else "You won against the best defence.",
+        )
     if status.state == FAILED and info.is_puzzle:  # in the learner's words
         g = engine.state
         if g.over:

@@ -163,7 +163,7 @@ def test_a_puzzle_solved_against_the_best_defence_ends_solved_and_is_rated(lea):
     assert defender.display_name == "Computer (best defence)"
     game = walk(game, lea, SOLUTION)
     assert game.status == Game.FINISHED and game.winner == "Lea"
-    assert game.end_reason == "Solved!"
+    assert game.end_reason == "You won against the best defence."
     attempt = PuzzleAttempt.objects.get(player=lea)
     assert attempt.solved and attempt.rated and attempt.player_after > attempt.player_before
 
