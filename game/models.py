@@ -33,9 +33,12 @@ class Player(models.Model):
     # The computer opponent: one Player per level (services.computer_player), never logged in.
     EASY, MEDIUM, HARD = "easy", "medium", "hard"
     COMPUTER_LEVELS = [(EASY, "Easy"), (MEDIUM, "Medium"), (HARD, "Hard")]
+    # The puzzles' defender (learn app, game/puzzles/defence.py): not a level anyone chooses,
+    # nor an honest one: it searches the whole position a puzzle's author wrote out.
+    DEFENDER = "defender"
     computer_level = models.CharField(
         max_length=10,
-        choices=COMPUTER_LEVELS,
+        choices=[*COMPUTER_LEVELS, (DEFENDER, "best defence")],
         blank=True,
         default="",
         help_text="Set for the computer opponent of that level; empty for a person.",
@@ -175,10 +178,15 @@ class Game(models.Model):
         """Whether `player` may download the scenario file this game started from. The file
         holds both hands and both libraries in order, so while the game runs only its uploader
         (who wrote it) may; once the game is over, anyone with the link. A rematch replays a
-        file that was open to everyone when the first game ended."""
+        file that was open to everyone when the first game ended. A lesson's or a puzzle's
+        file (learn app) holds its solution: nobody gets it while the game runs."""
         if not self.is_scenario:
             return False
-        if self.status == self.FINISHED or self.rematch_of_id is not None:
+        if self.status == self.FINISHED:
+            return True
+        if hasattr(self, "training"):
+            return False
+        if self.rematch_of_id is not None:
             return True
         return player is not None and player.pk == self.created_by_id
 

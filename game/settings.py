@@ -155,6 +155,7 @@ INSTALLED_APPS = [
     "nested_admin",
     "game",
     "dungeons",
+    "learn",  # the Learn section and the puzzles
 ]
 
 MIDDLEWARE = [

@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from game import views
 
@@ -32,4 +32,5 @@ urlpatterns = [
     path("accounts/logout/", views.logout_view, name="logout"),
     path("accounts/", views.account, name="account"),
     path("admin/", admin.site.urls),
+    path("", include("learn.urls")),  # Learn and Puzzles (learn/urls.py)
 ]

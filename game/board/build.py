@@ -135,6 +135,7 @@ def _started(
     top = next(s for s in seats if s.pk != bottom.pk)
     actions = obj_actions(snap.prompt)
     top_side, bottom_side = (sides.side(game, s, snap, actions, holder) for s in (top, bottom))
+    training = services.training_view(game, base["viewer"])  # a lesson or a puzzle
     absent, wake_in = _absence_and_wake_up(game, seats)
     stack = tuple(stack_item(item) for item in view["stack"])
     # Whose each target is, in the viewer's words ("targeting your Goblin"); a spectator reads
@@ -147,7 +148,8 @@ def _started(
     return BoardView(
         **base,
         waiting_for_opponent=False,
-        title=" vs ".join(s.display_name for s in seats) + " · Venture",
+        title=(training.title if training else " vs ".join(s.display_name for s in seats))
+        + " · Venture",
         version=view["version"],
         wake_in=wake_in,
         absent=absent,
@@ -170,6 +172,7 @@ def _started(
         log_archive=memos.log_lines(older),
         log_archive_lines=older,
         over=_over(game, view, seats, my_seat),
+        training=training,
     )
 
 

@@ -39,6 +39,7 @@ FRAGMENTS = (
     "log",
     "logarchive",
     "over",
+    "training",
 )
 
 

@@ -83,6 +83,8 @@ class ReplayView:
     scenario_url: str | None  # the scenario file of this point (or of the nearest one)
     nearest_url: str | None
     nearest_label: str | None
+    # Staff only: make a puzzle draft from this point (learn app, services/puzzle_drafts.py).
+    draft_url: str | None = None
 
 
 def replay_url(game: Game, at: int | None = None) -> str:
@@ -165,6 +167,11 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         ),
         nearest_url=url(nearest) if nearest is not None else None,
         nearest_label=_point_label(tl, nearest, names) if nearest is not None else None,
+        draft_url=(
+            reverse("puzzle_draft", args=[game.code])
+            if offer.allowed and viewer is not None and viewer.user.is_staff
+            else None
+        ),
     )
 
 

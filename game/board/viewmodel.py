@@ -385,6 +385,8 @@ class BoardView:
     # request pending on either side); a spectator's note of a pending request.
     takeback: TakebackView | None = None
     takeback_note: str = ""
+    # A lesson or a puzzle played here (services.training_view): its words beside the board.
+    training: Any = None
 
     def context(self) -> dict[str, Any]:
         """The template context: a dict of the fields (the views add the page's own keys)."""

@@ -151,6 +151,12 @@ def stops_at(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) ->
     return moment is not None and _lacks(g, d) is None
 
 
+def has_means(g: GameState, d: Decision) -> bool:
+    """Whether the player holding priority at `d` has the means to do something besides passing
+    (the second half of being stopped, alone: what a puzzle's defender is asked by)."""
+    return d.kind != PRIORITY or _lacks(g, d) is None
+
+
 def passed_because(g: GameState, d: Decision, stops: Iterable[str] = DEFAULT_STOPS) -> str | None:
     """The log's sentence when `d` is a stop point of its player passed for want of means (None
     when it is not a stop point, or they are stopped). From public information only."""

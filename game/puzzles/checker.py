@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from game.engine.decisions import Decision, IllegalAnswer
-from game.engine.game import Engine, replay
+from game.engine.game import Engine, GameSetup, replay
 from game.engine.kinds import PRIORITY
 from game.scenario.loader import Scenario, ScenarioError, Step, load_scenario
 from game.scenario.puzzle_spec import PuzzleSpec, SolutionStep
@@ -96,6 +96,7 @@ class Search:
         if scenario.puzzle is None:
             raise PuzzleError(f"{scenario.path}: the file has no 'puzzle' block")
         self.scenario = scenario
+        self.path = scenario.path
         self.spec: PuzzleSpec = scenario.puzzle
         game = build_game(scenario)
         try:
@@ -110,6 +111,35 @@ class Search:
         self.solver = self.spec.solver
         self.bound = bound if bound is not None else self.spec.bound
         self.positions = 0
+
+    @classmethod
+    def resumed(
+        cls,
+        setup: GameSetup,
+        start: Line,
+        *,
+        goal: str,
+        solver: str,
+        start_turn: int,
+        bound: int,
+        path: str = "the puzzle",
+    ) -> Search:
+        """The tree of a puzzle being played as a game of its own (a training game,
+        game/services/training.py): `setup` is that game's (its players' names, its seed),
+        `start` the answers that reached the puzzle's position, `solver` the solver's name
+        there. Only `outcome`, the free search (`wins`, `best_defence`) and `words` are meant
+        for it: the published solution names the file's players, not the game's."""
+        search = cls.__new__(cls)
+        search.scenario = None  # type: ignore[assignment]
+        search.path = path
+        search.spec = PuzzleSpec(goal, solver, "")
+        search.setup = setup
+        search.start = list(start)
+        search.start_turn = start_turn
+        search.solver = solver
+        search.bound = bound
+        search.positions = 0
+        return search
 
     # positions --------------------------------------------------------------------------------
     def game(self, line: Line) -> Engine:
@@ -149,7 +179,7 @@ class Search:
                     out.append(list(combo))
                     if len(out) > MAX_ANSWERS_PER_DECISION * 8:
                         raise PuzzleError(
-                            f"{self.scenario.path}: a {d.kind} decision offers too many answers "
+                            f"{self.path}: a {d.kind} decision offers too many answers "
                             f"to try (more than {MAX_ANSWERS_PER_DECISION})"
                         )
         else:
@@ -157,7 +187,7 @@ class Search:
         legal = [a for a in out if _legal(d, a)]
         if len(legal) > MAX_ANSWERS_PER_DECISION:
             raise PuzzleError(
-                f"{self.scenario.path}: a {d.kind} decision offers {len(legal)} answers to try "
+                f"{self.path}: a {d.kind} decision offers {len(legal)} answers to try "
                 f"(at most {MAX_ANSWERS_PER_DECISION})"
             )
         return legal

@@ -23,6 +23,7 @@ the computer thinks, against the same run without a computer game; docs/performa
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
@@ -30,13 +31,19 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.engine.game import GameSetup
 
 from .engine_cache import EngineCache, Key, caught_up
 
+if TYPE_CHECKING:
+    from game.puzzles.defence import Defence
+
 CACHE_SIZE = 32  # games a thinking process keeps a copy of
+HARD_FALLBACK = "hard"  # who answers for a puzzle's defender where its search reaches its bound
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,10 @@ class Job:
     seat: str
     level: str
     seed: int
+    # A puzzle's defender (game/puzzles/defence.py) instead of a level: it answers with the
+    # checker's best defence, which searches the whole position (not a level: never peeking
+    # is the levels' rule, docs/ai.md), and as Hard where its search reaches its bound.
+    defence: Defence | None = None
 
 
 # This process's copies: taken out while thought on (two threads never share one); a finished
@@ -62,8 +73,20 @@ def think(job: Job) -> str | list[str]:
     # Imported here: a spawned child imports the brain on its first job.
     from game.ai.checked import answer_checked
 
+    level = job.level
+    if job.defence is not None:
+        from game.puzzles.defence import defend
+
+        try:
+            found = defend(job.setup, job.answers, job.seat, job.defence)
+        except Exception:  # the defence must not stall the game: Hard answers instead
+            log.exception("game %s: the puzzle's defence failed", job.key[0])
+            found = None
+        if found is not None:
+            return found
+        level = HARD_FALLBACK
     engine = caught_up(COPIES.take(job.key), job.setup, job.answers)
-    answer = answer_checked(engine, job.seat, job.level, job.seed, game=f"game {job.key[0]}")
+    answer = answer_checked(engine, job.seat, level, job.seed, game=f"game {job.key[0]}")
     COPIES.put(job.key, engine)  # the copy now stands one answer ahead of the job's log
     return answer
 

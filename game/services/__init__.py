@@ -25,7 +25,11 @@ modules behind it:
 - `takeback`: asking to take back one's last answer, the opponent's reply, withdrawing, and
   what a page shows of it;
 - `replays`, `replay_summary`: a game's replay for one viewer (snapshots, stepping, playing on
-  from a point) and the summary of a finished game.
+  from a point) and the summary of a finished game;
+- `training`, `training_state`, `training_view`: lessons and puzzles played at the table (a
+  training game: starting it, the hook in `store.commit` that ends it, what the table shows);
+  `puzzle_ratings`, `glicko`: the puzzles' Glicko-2 ratings; `puzzle_drafts`: a puzzle draft
+  from a point of a replay, and the check before one is published.
 
 Dependencies run one way: views and consumers call this package, which calls the models, the
 engine and game/runtime, never the other way round.
@@ -78,6 +82,9 @@ from .presence import (
     viewer_disconnected,
     viewers_alive,
 )
+from .puzzle_drafts import Verdict, check_text, draft_from_replay
+from .puzzle_list import PuzzleRow, daily_puzzle, next_puzzle, puzzle_rows, running_game_code
+from .puzzle_ratings import rating_of
 from .ratings import (
     ACTIVE_DAYS,
     PROVISIONAL_RD,
@@ -119,6 +126,8 @@ from .takeback import (
     withdraw_takeback,
 )
 from .time_controls import MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
+from .training import give_up, lesson_list, start_lesson, start_puzzle, try_again
+from .training_view import TrainingView, training_view
 
 __all__ = [
     "ACTIVE_DAYS",
@@ -168,6 +177,22 @@ __all__ = [
     "takeback_view",
     "takeback_words",
     "withdraw_takeback",
+    "TrainingView",
+    "Verdict",
+    "check_text",
+    "draft_from_replay",
+    "PuzzleRow",
+    "daily_puzzle",
+    "puzzle_rows",
+    "rating_of",
+    "running_game_code",
+    "give_up",
+    "lesson_list",
+    "next_puzzle",
+    "start_lesson",
+    "start_puzzle",
+    "training_view",
+    "try_again",
     "ScenarioStart",
     "SeatTiming",
     "absences",

@@ -38,6 +38,7 @@ from .computer_limit import check_room_for_computer_game
 from .engines import key_of, reading
 from .errors import ActionRefused
 from .lifecycle import dungeon_dicts_in_play, start_game
+from .training_state import defence_for
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,18 @@ _MOVED_ON = {"repeat", "already_answered", "stale", "over", "not_yours", "not_st
 
 def computer_player(level: str) -> Player:
     """The computer of `level`: one Player per level, made on first use, with a user that has
-    no usable password (nobody logs in as it)."""
+    no usable password (nobody logs in as it). `Player.DEFENDER` is the puzzles' defender
+    (services/training.py), not a level anyone chooses."""
+    if level == Player.DEFENDER:
+        return _computer(level, "Computer (best defence)")
     if level not in LEVEL_NAMES:
         raise ActionRefused(
             f"Unknown level {level!r}; choose {', '.join(LEVEL_NAMES.values())}.", "bad_input"
         )
+    return _computer(level, f"Computer ({LEVEL_NAMES[level]})")
+
+
+def _computer(level: str, display_name: str) -> Player:
     found = Player.objects.filter(computer_level=level).first()
     if found is not None:
         return found
@@ -65,9 +73,7 @@ def computer_player(level: str) -> Player:
             )
             user.set_unusable_password()
             user.save()
-            return Player.objects.create(
-                user=user, display_name=f"Computer ({LEVEL_NAMES[level]})", computer_level=level
-            )
+            return Player.objects.create(user=user, display_name=display_name, computer_level=level)
     except IntegrityError:  # made at the same moment by another request: theirs stands
         return Player.objects.get(computer_level=level)
 
@@ -165,6 +171,8 @@ def computer_turn(game_id: int) -> Turn | None:
         seat=seat.engine_name,
         level=seat.player.computer_level,
         seed=decision_seed(secret, game.pk, game.version),
+        # A puzzle's defender answers with the checker's best defence (services/training.py).
+        defence=defence_for(game) if seat.player.computer_level == Player.DEFENDER else None,
     )
     return Turn(
         job, game.pk, game.version, seat.player_id, game.computer_since, owner, game.log_epoch

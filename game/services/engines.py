@@ -159,6 +159,11 @@ def loss_line(engine: Engine, loser: str, note: str) -> str | None:
         return f"{loser} ran out of time and loses the game"
     if note == "abandoned":
         return f"{loser} left the game; {engine.state.opponent(loser)} claims the win"
+    # The end of a training game, a lesson or puzzle decided (services/training_state.py).
+    if note == "solved":
+        return f"{engine.state.opponent(loser)} reached the goal: the lesson or puzzle is done"
+    if note == "failed":
+        return f"{loser} did not reach the goal: the lesson or puzzle is over"
     return None
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -234,7 +235,10 @@ def decline_rematch(game_id: int, player: Player | None) -> Game:
 
 def _start_rematch(old: Game, *, created_by: Player, at: datetime) -> Game:
     from .practice import start_practice  # (practice.py imports this module)
+    from .training import again  # (so does training.py)
 
+    if old.is_scenario and (lesson_or_puzzle := again(old, at)) is not None:
+        return lesson_or_puzzle  # a training game's rematch: its lesson or puzzle anew
     seats = list(old.seats.select_related("player").order_by("position"))
     if is_practice(seats):
         return start_practice(seats[0].player, old.dungeons[0], rematch_of=old)
@@ -286,8 +290,10 @@ def _rename_position(position: dict[str, Any], mapping: dict[str, str]) -> dict[
     return out
 
 
-def start_game(game: Game, at: datetime) -> Engine:
-    """Write the setup (the inputs replay needs) and run until someone must decide."""
+def start_game(game: Game, at: datetime, *, script: Sequence[tuple[str, Any]] = ()) -> Engine:
+    """Write the setup (the inputs replay needs) and run until someone must decide. `script`:
+    answers to play first, each by a player of the scenario's position (a lesson's or a
+    puzzle's script, services/training.py)."""
     seats = list(game.seats.select_related("player").order_by("position"))
     names = unique_engine_names([s.player.display_name for s in seats])
     for seat, name in zip(seats, names, strict=True):
@@ -325,5 +331,9 @@ def start_game(game: Game, at: datetime) -> Engine:
     for seat in seats:  # each player's clock starts full; it runs while they must decide
         seat.clock_ms = game.clock_seconds * 1000 if game.has_clock else None
     engine = Engine(engine_setup(game))
+    if script:
+        mapping = dict(zip(scenario.players, names, strict=True))
+        for who, answer in script:
+            engine.answer(mapping[who], answer)
     commit(game, engine, seats, before=completed_counts(engine), at=at)
     return engine

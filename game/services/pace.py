@@ -13,6 +13,7 @@ control), and explained the same way.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from game.engine.forced import forced_answer, forced_note
 from game.engine.game import Engine
@@ -22,11 +23,12 @@ from game.engine.stops import (
     ASK_FORCED,
     COMPUTER_STOPS,
     destination,
+    has_means,
     passed_because,
     stops_at,
     stops_from,
 )
-from game.models import Seat
+from game.models import Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,10 @@ def auto_answer(engine: Engine, seat: Seat) -> str | list[str] | None:
         else:
             seat.pass_stack = stack_now
             return "pass"
+    if seat.player.computer_level == Player.DEFENDER and d.kind == PRIORITY:
+        # A puzzle's defender (services/training.py) is asked at every priority where it has
+        # the means to act, as the checker tries its answers there; from public information.
+        return None if has_means(g, d) else "pass"
     if not seat.full_control and not stops_at(g, d, stops_of(seat)):
         return "pass"  # from public information only, never from the hand (engine/stops.py)
     return None
@@ -100,13 +106,18 @@ def explain_pass(engine: Engine) -> str | None:
     return passed_because(engine.state, d, ALL_STOP_KEYS)
 
 
-def run_pace(engine: Engine, seats_by_name: dict[str, Seat]) -> set[int]:
-    """Answer for whoever must decide, as their pace says, until someone is to be asked.
+def run_pace(
+    engine: Engine,
+    seats_by_name: dict[str, Seat],
+    stop: Callable[[Engine], bool] | None = None,
+) -> set[int]:
+    """Answer for whoever must decide, as their pace says, until someone is to be asked (or
+    `stop(engine)` says so: a training game's lesson or puzzle decided, training_state.py).
     Returns the indices (in the answer log) of the automatic answers the log explains."""
     explained: set[int] = set()
     for _ in range(MAX_AUTO_ANSWERS):
         d = engine.pending
-        if d is None:
+        if d is None or (stop is not None and stop(engine)):
             return explained
         seat = seats_by_name[d.player]
         answer = auto_answer(engine, seat)

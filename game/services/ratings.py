@@ -1,12 +1,11 @@
 """Glicko-2 ratings: who may play rated, updating both players when a rated game ends, and what
 the profile and the leaderboard read.
 
-The arithmetic is the library's (`glicko2-py`, `glicko2.math.update_rating`: Glickman's
-"Example of the Glicko-2 system", steps 1-8, with the Illinois algorithm for the volatility),
-not ours. Each rated game is a rating period of its own, as on Lichess: when it ends, each
-player's rating, deviation and volatility are updated from that one result against the
+The arithmetic is the library's, through glicko.py (the one call every rating the site keeps
+goes through), not ours. Each rated game is a rating period of its own, as on Lichess: when it
+ends, each player's rating, deviation and volatility are updated from that one result against the
 opponent's rating and deviation from before the game. A new player starts at 1500 / 350 / 0.06
-(Glickman's values); the system constant is TAU.
+(Glickman's values); the system constant is glicko.TAU.
 
 When: `store.commit` calls `record_result` in the transaction that writes the result, whatever
 ended the game (a win on the table, a concession, a time loss, a claimed win after an
@@ -26,12 +25,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db.models import Count, F, Q, Sum
-from glicko2.math import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi, update_rating
 
 from game.models import Game, Player, RatingChange, Seat
 
-# Glickman suggests 0.3 to 1.2; Lichess uses 0.75. Smaller keeps the volatility steadier.
-TAU = 0.75
+from . import glicko
+
 # A rating whose deviation is above this is provisional: shown with a "?", as Lichess does.
 PROVISIONAL_RD = 110.0
 # The leaderboard lists players with a rated game in this many days.
@@ -59,14 +57,14 @@ def of(player: Player) -> Glicko:
 def updated(own: Glicko, opponent: Glicko, score: float) -> Glicko:
     """One rating period with one game: `own` after scoring `score` (1, 0.5, 0) against
     `opponent`, as the library computes it."""
-    new = update_rating(
-        rating_to_mu(own.rating),
-        rd_to_phi(own.deviation),
-        own.volatility,
-        [(rating_to_mu(opponent.rating), rd_to_phi(opponent.deviation), score)],
-        tau=TAU,
+    return Glicko(
+        *glicko.update(
+            own.rating,
+            own.deviation,
+            own.volatility,
+            [(opponent.rating, opponent.deviation, score)],
+        )
     )
-    return Glicko(mu_to_rating(new.mu), phi_to_rd(new.phi), new.sigma)
 
 
 def record_result(game: Game, seats: list[Seat], at: datetime) -> list[RatingChange]:

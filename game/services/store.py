@@ -36,6 +36,8 @@ from .engines import remember
 from .errors import ActionRefused
 from .pace import EXPLAINED, run_pace
 from .ratings import record_result
+from .training_state import decided as training_decided
+from .training_state import judge as judge_training
 
 # The reads of every action. The game's setup (tens of kB of JSON) is read only when the engine
 # must be rebuilt, the seats' decks never.
@@ -200,8 +202,16 @@ def commit(
     first_new = game.version
     pace_from = len(engine.answers)
     clock = clock_of(game, seats)
-    explained = run_pace(engine, by_name)
-    rows = _new_actions(game, engine, by_name, first_new, pace_from, action_id, note, explained)
+    # Learn and Puzzles: a training game whose lesson or puzzle is decided ends here, before the
+    # pace feature plays on and after it (services/training_state.py).
+    ended = judge_training(game, engine)
+    explained = run_pace(engine, by_name, training_decided(game))
+    ended = ended or judge_training(game, engine)
+    marks = {ended.index: ended.note} if ended and ended.index is not None else {}
+    end_reason = end_reason or (ended.reason if ended else "")
+    rows = _new_actions(
+        game, engine, by_name, first_new, pace_from, action_id, note, explained, marks
+    )
     completed = [
         CompletedDungeon(player=by_name[p.name].player, game=game, dungeon=dungeon, turn=turn)
         for p in engine.state.players
@@ -307,10 +317,12 @@ def _new_actions(
     action_id: str,
     note: str,
     explained: set[int],
+    marks: dict[int, str],
 ) -> list[GameAction]:
     """The log rows of the engine's answers from `first_new` on; those from `pace_from` on are
     the pace feature's. The first carries the action's id and note; an automatic pass the
-    game's log explains is marked (pace.EXPLAINED), so a replay writes the same line."""
+    game's log explains is marked (pace.EXPLAINED), so a replay writes the same line, and so is
+    any row of `marks` (index: note, the concession that ends a training game)."""
     rows = []
     for index in range(first_new, len(engine.answers)):
         who, answer = engine.answers[index]
@@ -322,7 +334,9 @@ def _new_actions(
                 answer=answer,
                 auto=index >= pace_from,
                 client_action_id=action_id if index == first_new and action_id else "",
-                note=note if index == first_new and note else _explained(index, explained),
+                note=note
+                if index == first_new and note
+                else marks.get(index) or _explained(index, explained),
             )
         )
     return rows

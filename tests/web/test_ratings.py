@@ -14,7 +14,7 @@ from glicko2.math import mu_to_rating, phi_to_rd, rating_to_mu, rd_to_phi, updat
 from game import services
 from game.decks import BLACK_RED, GREEN_WHITE_VARIS
 from game.models import Game, Player, RatingChange
-from game.services import ratings
+from game.services import glicko, ratings
 
 from .helpers import make_player, start_game
 
@@ -78,7 +78,7 @@ def test_one_game_is_one_rating_period_of_the_library_with_our_tau():
         rd_to_phi(350),
         0.06,
         [(rating_to_mu(1700), rd_to_phi(80), 1.0)],
-        tau=ratings.TAU,
+        tau=glicko.TAU,
     )
     assert ratings.updated(own, other, 1.0) == ratings.Glicko(
         mu_to_rating(lib.mu), phi_to_rd(lib.phi), lib.sigma

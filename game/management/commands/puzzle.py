@@ -1,5 +1,6 @@
 """`manage.py puzzle check FILE_OR_DIR... [--bound N] [--json]` (docs/puzzles.md): proves each
-puzzle sound, or shows the defence that beats its solution."""
+puzzle sound, or shows the defence that beats its solution. `manage.py puzzle load`: the shipped
+puzzle files into the site's puzzles (as every `migrate` does, learn/loading.py)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ class Command(BaseCommand):
         chk.add_argument("paths", nargs="+")
         chk.add_argument("--bound", type=int, default=None, help="positions to visit at most")
         chk.add_argument("--json", action="store_true", help="one JSON report per line")
+        sub.add_parser("load", help="load game/puzzles/data/ into the site's puzzles")
 
     def handle(self, *args, **options) -> None:
+        if options["action"] == "load":
+            self._load()
+            return
         files = scenario_files(options["paths"])
         if not files:
             self.stderr.write("no puzzle files found")
@@ -43,6 +48,23 @@ class Command(BaseCommand):
             if not report.sound:
                 worst = max(worst, 1)
         sys.exit(worst)
+
+    def _load(self) -> None:
+        from learn.loading import load_shipped_puzzles
+
+        done = load_shipped_puzzles()
+        for word, slugs in (
+            ("new", done.created),
+            ("updated", done.updated),
+            ("unpublished (file gone)", done.unpublished),
+        ):
+            if slugs:
+                self.stdout.write(f"{word}: {', '.join(slugs)}")
+        for problem in done.invalid:
+            self.stderr.write(f"INVALID {problem}")
+        self.stdout.write(f"{len(done.created) + len(done.updated)} changed")
+        if done.invalid:
+            sys.exit(2)
 
 
 def describe(report: Report) -> str:
