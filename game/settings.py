@@ -54,6 +54,10 @@ Environment:
     VENTURE_COMPUTER_GAMES_PER_PLAYER  games against the computer one player may run at once
                           (default 3; one more is refused with a message): the computer's
                           thinking is shared between players (game/services/computer_limit.py)
+    VENTURE_CHAT_RATE     chat messages one player, and one address, may send: the `limits`
+                          library's notation (default "5/10seconds;20/minute"); more are
+                          refused with a message (game/services/rate_limits.py)
+    VENTURE_CHAT_MAX_LENGTH  characters in one free-text chat message (default 140, at most 500)
 """
 
 import os
@@ -294,6 +298,18 @@ VENTURE_WS_SESSION_RATE = _rate_setting("VENTURE_WS_SESSION_RATE", "20/40")
 VENTURE_WS_ADDRESS_RATE = _rate_setting("VENTURE_WS_ADDRESS_RATE", "100/200")
 # A spectator's socket (its page has no form to send) in place of VENTURE_WS_RATE.
 VENTURE_WS_SPECTATOR_RATE = _rate_setting("VENTURE_WS_SPECTATOR_RATE", "2/10")
+# What a player or an address may do so often, by action, in the notation of the `limits`
+# library ("5/10seconds;20/minute": every limit holds): game/services/rate_limits.py.
+VENTURE_RATE_LIMITS = {
+    "chat": os.environ.get("VENTURE_CHAT_RATE", "5/10seconds;20/minute"),
+}
+# The chat (docs/security.md, "Chat"): the longest free-text message, in characters (Lichess
+# allows 140). The column holds 500.
+VENTURE_CHAT_MAX_LENGTH = int(os.environ.get("VENTURE_CHAT_MAX_LENGTH", "140"))
+if not 1 <= VENTURE_CHAT_MAX_LENGTH <= 500:
+    raise ImproperlyConfigured(
+        f"VENTURE_CHAT_MAX_LENGTH={VENTURE_CHAT_MAX_LENGTH}: give 1 to 500 characters"
+    )
 # The websockets' database work and renders run on this many threads per process
 # (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads
 # only contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,

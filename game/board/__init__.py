@@ -11,13 +11,16 @@
 - `render.py`: the Jinja2 rendering, the fragments sent over the websocket and the page's board;
 - `text.py`: the board's words (step names, waiting texts, clock faces);
 - `replay.py`, `lifechart.py`: the replay page of a game (one point for one viewer, the
-  controls, the summary of a finished game with its life chart).
+  controls, the summary of a finished game with its life chart);
+- `chat.py`: the chat at the table for one viewer (its panel's parts, a new line) and a replay
+  point's chat, from services/chat.py's data.
 
 Callers use the names below (`board.render_board`, `board.load_board`, ...).
 """
 
 from __future__ import annotations
 
+from . import chat
 from .build import board_view
 from .query import load_board
 from .render import (
@@ -37,6 +40,7 @@ from .render import (
 from .replay import render_point, render_replay, replay_url, replay_view, summary_view
 
 __all__ = [
+    "chat",
     "FRAGMENTS",
     "MEMO_KEYS",
     "Blocks",

@@ -19,12 +19,16 @@ modules behind it:
 - `broadcast`: telling a game's pages "version N" after commit;
 - `players`, `errors`: who is asking, and `ActionRefused`;
 - `replays`, `replay_summary`: a game's replay for one viewer (snapshots, stepping, playing on
-  from a point) and the summary of a finished game.
+  from a point) and the summary of a finished game;
+- `chat`: the chat at the table (its two rooms, who reads and writes what, muting, free text,
+  reports), used as `services.chat.…`; `rate_limits`: how often a player or an address may
+  do something (`rate_limits.allow`).
 
 Dependencies run one way: views and consumers call this package, which calls the models, the
 engine and game/runtime, never the other way round.
 """
 
+from . import chat, rate_limits
 from .actions import (
     check_time,
     claim_win,
@@ -84,6 +88,8 @@ from .replays import (
 )
 
 __all__ = [
+    "chat",
+    "rate_limits",
     "LEVEL_NAMES",
     "Turn",
     "answer_for_computer",
