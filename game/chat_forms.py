@@ -26,6 +26,7 @@ FIELDS = frozenset({"action", "action_id", "quick", "text", "on", "message"})
 MAX_RAW_TEXT = 2_000
 _ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _QUICK = re.compile(r"[a-z]{1,20}")
+_NUMBER = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,9 @@ def parse_chat(data: Mapping[str, Any]) -> ChatInput:
             raise BadAction("Say on or off.")
         return ChatInput(kind, on=on == "on")
     raw = _one(data, "message")
-    if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not str(raw).isdigit():
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)) or not _NUMBER.fullmatch(str(raw)):
         raise BadAction("Name the message to report by its number.")
-    if len(str(raw)) > 18:
+    if len(str(raw)) > 18:  # no row has such an id (and none fits a database's integer)
         raise BadAction("There is no such message in this chat.")
     return ChatInput(kind, message=int(raw))
 

@@ -361,7 +361,7 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         viewer = self.chat_viewer
         if viewer is None:  # no chat on the page yet (waiting for the second player)
             return
-        line = services.chat.Line(**{k: v for k, v in event.items() if k != "type"})
+        line = services.chat.Line.from_event(event)
         if line.id in self.chat_shown or not services.chat.shows(viewer, self.chat_over, line):
             return
         await self.send(text_data=board.chat.render_line(line, viewer, code=self.code))

@@ -21,7 +21,7 @@ the sockets of seated viewers only, and each socket still asks `shows` before it
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -114,6 +114,11 @@ class Line:
 
     def event(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_event(cls, event: dict[str, Any]) -> Line:
+        """The line a channel message carries (`event()` plus the layer's own keys)."""
+        return cls(**{f.name: event[f.name] for f in fields(cls)})
 
 
 @dataclass(frozen=True)

@@ -54,9 +54,10 @@ def test_two_players_chat_live_one_mutes_the_other_and_one_reports(
 
     # Free text, typed and sent with Enter; what looks like HTML stays text.
     bob.locator("#chat-text").focus()
-    bob.keyboard.type('gl hf <b onclick="x()">alice</b>')
+    typed = 'gl hf <b onclick="x()">alice</b>'
+    bob.keyboard.type(typed)
     bob.keyboard.press("Enter")
-    expect(lines(alice, "bob").locator(".chat-text")).to_have_text('gl hf <b onclick="x()">alice</b>')
+    expect(lines(alice, "bob").locator(".chat-text")).to_have_text(typed)
     assert alice.locator("#chat b").count() == 0
     # The field is emptied and keeps the focus for the next message.
     expect(bob.locator("#chat-text")).to_have_value("")

@@ -20,7 +20,9 @@ from .sockets import Socket, connect, db, players_and_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-LINE = re.compile(r'<span class="chat-author">([^<]*)</span> <span class="chat-text">([^<]*)</span>')
+LINE = re.compile(
+    r'<span class="chat-author">([^<]*)</span> <span class="chat-text">([^<]*)</span>'
+)
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
@@ -125,6 +127,7 @@ async def test_malformed_and_oversized_chat_frames_are_refused_with_a_reason_and
         ({"action": "chat_mute", "on": "maybe"}, "Say on or off"),
         ({"action": "chat_free_text"}, "Say on or off"),
         ({"action": "chat_report", "message": "first"}, "by its number"),
+        ({"action": "chat_report", "message": "\u00b2"}, "by its number"),  # a digit to isdigit()
         ({"action": "chat_report", "message": "123456"}, "no such message"),
         ({"action": "chat_report", "message": "9" * 40}, "no such message"),
     ]
