@@ -371,7 +371,11 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.chat_viewer is None or self.chat_player is None:
             return
         if event.get("player") == self.chat_player.pk:
-            await self.send_chat(("rooms", "write", "settings"))
+            # Free text on or off changes the text form too; a mute leaves a half-typed message.
+            free_text = event.get("setting") == "free_text"
+            await self.send_chat(
+                ("rooms", "write", "settings") if free_text else ("rooms", "settings")
+            )
 
     @in_pool
     def _chat(self, parts: tuple[str, ...]) -> tuple[services.chat.Panel, str]:

@@ -328,7 +328,7 @@ def set_muted(game_id: int, player: Player | None, muted: bool) -> None:
     if seat is None:
         raise ActionRefused("Only the game's two players can mute each other.", "no_seat")
     Seat.objects.filter(pk=seat.pk).update(chat_muted=muted)
-    _viewer_changed(game_id, seat.player_id)
+    _viewer_changed(game_id, seat.player_id, "mute")
 
 
 def set_free_text(game_id: int, player: Player | None, on: bool) -> None:
@@ -339,13 +339,14 @@ def set_free_text(game_id: int, player: Player | None, on: bool) -> None:
         raise ActionRefused(COMPUTER, "chat_computer")
     Player.objects.filter(pk=player.pk).update(chat_free_text=on)
     player.chat_free_text = on
-    _viewer_changed(game_id, player.pk)
+    _viewer_changed(game_id, player.pk, "free_text")
 
 
-def _viewer_changed(game_id: int, player_id: int) -> None:
-    """Tell the pages of `player_id` at this game to read their chat again (another tab)."""
+def _viewer_changed(game_id: int, player_id: int, setting: str) -> None:
+    """Tell the pages of `player_id` at this game (every tab) that `setting` ("mute",
+    "free_text") changed: they read their chat again."""
     group = Game(pk=game_id).group_name
-    notify_group(group, {"type": "chat.settings", "player": player_id})
+    notify_group(group, {"type": "chat.settings", "player": player_id, "setting": setting})
 
 
 def report(game_id: int, player: Player | None, message_id: int) -> None:
