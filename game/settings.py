@@ -55,7 +55,7 @@ Environment:
                           (default 3; one more is refused with a message): the computer's
                           thinking is shared between players (game/services/computer_limit.py)
     VENTURE_CHAT_RATE     chat messages one player, and one address, may send: the `limits`
-                          library's notation (default "5/10seconds;20/minute"); more are
+                          library's notation (default "10/10seconds;30/minute"); more are
                           refused with a message (game/services/rate_limits.py)
     VENTURE_CHAT_MAX_LENGTH  characters in one free-text chat message (default 140, at most 500)
 """
@@ -299,9 +299,11 @@ VENTURE_WS_ADDRESS_RATE = _rate_setting("VENTURE_WS_ADDRESS_RATE", "100/200")
 # A spectator's socket (its page has no form to send) in place of VENTURE_WS_RATE.
 VENTURE_WS_SPECTATOR_RATE = _rate_setting("VENTURE_WS_SPECTATOR_RATE", "2/10")
 # What a player or an address may do so often, by action, in the notation of the `limits`
-# library ("5/10seconds;20/minute": every limit holds): game/services/rate_limits.py.
+# library ("10/10seconds;30/minute": every limit holds): game/services/rate_limits.py. The chat's
+# counts a player and an address each on its own, with the same limits: a burst of talk at the
+# end of a game, and two or three people behind one address (a LAN, a family) talking at once.
 VENTURE_RATE_LIMITS = {
-    "chat": os.environ.get("VENTURE_CHAT_RATE", "5/10seconds;20/minute"),
+    "chat": os.environ.get("VENTURE_CHAT_RATE", "10/10seconds;30/minute"),
 }
 # The chat (docs/security.md, "Chat"): the longest free-text message, in characters (Lichess
 # allows 140). The column holds 500.
