@@ -46,6 +46,14 @@ of a game that ask at the same moment share one pool call, one read and one rend
 
 A page is also redrawn when time alone changes it: a disconnected opponent's countdown ends, or
 the deciding player's chess clock reaches zero (then the time loss is recorded first).
+
+The chat (services/chat.py) rides on the same socket. Its viewer is the session's player on any
+URL (a seated player on the watch link is still a player: the spectators' room stays closed to
+them while the game runs). A chat form (`chat_forms.parse_chat`) is carried out by
+`services.chat.perform`, from spectators' sockets too, under the chat's own rate limit. New lines
+come from the room's channel group as plain data (the players' room only to seated viewers'
+sockets, `chat.room_group`), and each socket sends one on only if `chat.shows` says its viewer
+sees it; the whole panel follows every whole board (its #chat is kept by htmx, hx-preserve).
 """
 
 from __future__ import annotations
@@ -64,6 +72,7 @@ from django.utils.html import escape
 
 from . import board, services
 from .board import batching
+from .chat_forms import ChatInput, is_chat, parse_chat
 from .forms import BadAction, parse_action
 from .models import Game, Player
 from .runtime import heartbeats
@@ -116,6 +125,14 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
     origin = ""  # the page's origin for absolute links (page_origin)
     wake: asyncio.TimerHandle | None = None
     online: frozenset[int] | None = None  # the seats shown as connected (last render or beat)
+    # The chat: its viewer (the session's player whatever the URL), as last read with its panel
+    # (None until the page has one), whether the game was over then, the channel groups of the
+    # rooms this socket joined, and the lines its last panel held.
+    chat_player: Player | None = None
+    chat_viewer: services.chat.Viewer | None = None
+    chat_over = False
+    chat_groups: frozenset[str] = frozenset()
+    chat_shown: frozenset[int] = frozenset()
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -142,6 +159,8 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.close(code=NO_SUCH_GAME)
             return
         self.game_id, self.group, self.player, status = found
+        self.chat_player = self.player
+        self.chat_over = status == Game.FINISHED
         if self.watching:
             self.player = None
         self.sent: dict[str, str] = {}  # each fragment as last sent, in its steady form
@@ -191,6 +210,8 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.wake is not None:
             self.wake.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in self.chat_groups - {self.group}:
+            await self.channel_layer.group_discard(group, self.channel_name)
         if self.seat_id is not None:
             await in_pool(services.viewer_disconnected)(self.channel_name)
 
@@ -212,6 +233,9 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
             data = json.loads(text_data)
         except (ValueError, RecursionError):
             await self.flash("That message was not understood (it is not JSON).")
+            return
+        if is_chat(data):  # a spectator chats too: before the spectator's refusal below
+            await self.chat_receive(data)
             return
         try:
             action = parse_action(data)
@@ -254,8 +278,9 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def _send_board(self) -> None:
         whole = not self.sent or self.waiting
-        board_html, fragments, wake_in, self.online = await self._render(whole)
-        self._wake_in(wake_in)
+        rendered = await self._render(whole)
+        board_html, fragments, self.online = rendered.board, rendered.fragments, rendered.online
+        self._wake_in(rendered.wake_in)
         if not fragments:  # still waiting for the second player
             if self.sent.get("board") != board_html:
                 self.sent = {"board": board_html or ""}
@@ -267,6 +292,7 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
             self.sent = {name: _steady(html) for name, html in fragments.items()}
             self.waiting = False
             await self.send(text_data=board_html or "")
+            await self.send_chat(("panel",))
             return
         changed = []
         for name, html in fragments.items():
@@ -276,9 +302,91 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 self.sent[name] = steady
         if changed:
             await self.send(text_data="\n".join(changed))
+        if rendered.over and not self.chat_over and self.chat_viewer is not None:
+            # The game just ended: its players may read the spectators' room now.
+            self.chat_over = True
+            if self.chat_viewer.seat is not None:
+                await self.send_chat(("rooms",))
 
     async def flash(self, message: str) -> None:
         await self.send(text_data=flash_html(message))
+
+    # chat -----------------------------------------------------------------------------------------
+    async def chat_receive(self, data: dict[str, Any]) -> None:
+        try:
+            given = parse_chat(data)
+        except BadAction as e:
+            await self.flash(str(e))
+            return
+        client = self.scope.get("client")
+        address = str(client[0]) if client else ""
+        try:
+            said = await in_pool(services.chat.perform)(
+                self.game_id, self.chat_player, given, address
+            )
+        except services.ActionRefused as e:
+            await self.flash(e.message)
+            if e.code == "repeat":  # the form that was sent twice gets a fresh action id
+                await self.send_chat((_sent_part(given),))
+            return
+        except Exception:
+            log.exception("chat %r on game %s failed", given.kind, self.game_id)
+            await self.flash("Something went wrong on the server; that was not done.")
+            return
+        await self.flash(said)
+        if given.kind == "chat":
+            await self.send_chat((_sent_part(given),))
+        elif given.kind == "chat_report":
+            await self.send_chat(("rooms",))  # the line says "reported" now
+
+    async def send_chat(self, parts: tuple[str, ...]) -> None:
+        """The chat's `parts` (board.chat.PARTS) for this socket's viewer, read afresh."""
+        try:
+            panel, html = await self._chat(parts)
+        except Game.DoesNotExist:
+            return
+        self.chat_viewer = panel.viewer
+        if "panel" in parts or "rooms" in parts:  # what the page's rooms now hold
+            self.chat_over = panel.over
+            self.chat_shown = frozenset(line.id for room in panel.rooms for line in room.lines)
+        # The players' room's lines reach the sockets of its readers only.
+        groups = frozenset(
+            services.chat.room_group(self.group, room) for room in panel.viewer.rooms(True)
+        )
+        for group in groups - self.chat_groups - {self.group}:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.chat_groups = self.chat_groups | groups
+        await self.send(text_data=html)
+
+    async def chat_line(self, event: dict[str, Any]) -> None:
+        """A new line in a room this socket's group hears: sent on if its viewer sees it."""
+        viewer = self.chat_viewer
+        if viewer is None:  # no chat on the page yet (waiting for the second player)
+            return
+        line = services.chat.Line.from_event(event)
+        if line.id in self.chat_shown or not services.chat.shows(viewer, self.chat_over, line):
+            return
+        await self.send(text_data=board.chat.render_line(line, viewer, code=self.code))
+
+    async def chat_settings(self, event: dict[str, Any]) -> None:
+        """Someone's chat settings changed (a mute, free text): their pages read them again."""
+        if self.chat_viewer is None or self.chat_player is None:
+            return
+        if event.get("player") == self.chat_player.pk:
+            # Free text on or off changes the text form too; a mute leaves a half-typed message.
+            free_text = event.get("setting") == "free_text"
+            await self.send_chat(
+                ("rooms", "write", "settings") if free_text else ("rooms", "settings")
+            )
+
+    @in_pool
+    def _chat(self, parts: tuple[str, ...]) -> tuple[services.chat.Panel, str]:
+        panel = services.chat.panel(self.game_id, self.chat_player)
+        cookies = self.scope.get("cookies") or {}
+        html = board.chat.render_parts(
+            panel, parts, code=self.code, csrf_token=cookies.get(settings.CSRF_COOKIE_NAME)
+        )
+        return panel, html
 
     # time -----------------------------------------------------------------------------------------
     def _wake_in(self, seconds: float | None) -> None:
@@ -332,6 +440,13 @@ class GameConsumer(DirectDispatch, AsyncWebsocketConsumer):
             csrf_token=cookies.get(settings.CSRF_COOKIE_NAME),
             base_url=self.origin,
         )
+
+
+def _sent_part(given: ChatInput) -> str:
+    """The part of the chat that holds the form `given` came from (the one sent again)."""
+    if given.kind != "chat":
+        return "settings"
+    return "quick" if given.quick is not None else "write"
 
 
 GONE_HTML = (

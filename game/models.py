@@ -58,6 +58,14 @@ class Player(models.Model):
     last_rated = models.DateTimeField(
         null=True, blank=True, db_index=True, help_text="The last rated game (the leaderboard)."
     )
+    # Free text in the chat, written and read (services/chat.py): None until they choose, then
+    # on for an account with a password and off for a guest; quick messages are always there.
+    chat_free_text = models.BooleanField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text="Free-text chat on or off; empty: on for accounts, off for guests.",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -227,6 +235,8 @@ class Seat(models.Model):
     # (None: no request pending); and how many times it asked in this game (services/takeback).
     takeback_to = models.PositiveIntegerField(null=True, blank=True)
     takebacks_asked = models.PositiveSmallIntegerField(default=0)
+    # This seat does not see the other seat's chat in this game (services/chat.py).
+    chat_muted = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "position"]
@@ -419,3 +429,66 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+class ChatMessage(models.Model):
+    """One message of a game's chat (services/chat.py): in the players' room (the two seats) or
+    the spectators' room (everyone else), a quick message (`body` is its key) or free text.
+    Stored as typed; escaped wherever it is shown."""
+
+    PLAYERS, SPECTATORS = "players", "spectators"
+    ROOMS = [(PLAYERS, "players"), (SPECTATORS, "spectators")]
+    QUICK, TEXT = "quick", "text"
+    KINDS = [(QUICK, "quick message"), (TEXT, "free text")]
+
+    game = models.ForeignKey(Game, related_name="chat_messages", on_delete=models.CASCADE)
+    room = models.CharField(max_length=10, choices=ROOMS)
+    author = models.ForeignKey(Player, related_name="chat_messages", on_delete=models.CASCADE)
+    kind = models.CharField(max_length=5, choices=KINDS)
+    body = models.CharField(max_length=500, help_text="The text, or a quick message's key.")
+    version = models.PositiveIntegerField(
+        help_text="The game's version when it was sent: the replay shows it from that point."
+    )
+    client_action_id = models.CharField(max_length=64, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        indexes = [models.Index(fields=["game", "room", "id"], name="chat_by_room")]
+        constraints = [
+            # A message sent twice (a double click, a resent frame) is stored once.
+            models.UniqueConstraint(
+                fields=["game", "author", "client_action_id"],
+                condition=~models.Q(client_action_id=""),
+                name="unique_chat_action",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author} in {self.game} ({self.room}): {self.body[:40]}"
+
+
+class ChatReport(models.Model):
+    """A message someone reported: the moderation queue in the admin (game/admin.py)."""
+
+    message = models.ForeignKey(ChatMessage, related_name="reports", on_delete=models.CASCADE)
+    reporter = models.ForeignKey(Player, related_name="chat_reports", on_delete=models.CASCADE)
+    created = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        related_name="+",
+        on_delete=models.SET_NULL,
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["handled", "-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="unique_chat_report"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} reported message {self.message_id}"

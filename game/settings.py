@@ -64,6 +64,7 @@ Environment:
                           servers: a request from one of them is counted against the client
                           address its X-Forwarded-For names (default: none, REMOTE_ADDR is the
                           client)
+    VENTURE_CHAT_MAX_LENGTH  characters in one free-text chat message (default 140, at most 500)
 """
 
 import ipaddress
@@ -352,8 +353,9 @@ VENTURE_RATE_LIMITS = {
     "game": {"session": "10/minute;120/hour", "address": "60/minute;600/hour"},
     # "Play now" (quick pairing) requests.
     "seek": {"session": "20/minute;300/hour", "address": "120/minute;1500/hour"},
-    # Chat messages.
-    "chat": {"session": "20/minute;300/hour", "address": "120/minute;1500/hour"},
+    # Chat messages, counted per player (a burst of talk at the end of a game is fine) and per
+    # address (two or three people behind one address talking at once).
+    "chat": {"player": "10/10seconds;30/minute", "address": "30/10seconds;120/minute"},
     # Log-in attempts (passwords guessed).
     "login": {"session": "10/minute;60/hour", "address": "30/minute;300/hour"},
     # Every POST of any form (the dungeon editor's live preview posts as a designer types).
@@ -365,8 +367,8 @@ try:
         VENTURE_RATE_LIMITS[_action] = {**VENTURE_RATE_LIMITS.get(_action, {}), **_scopes}
     for _action, _scopes in VENTURE_RATE_LIMITS.items():
         for _scope, _limit in _scopes.items():
-            if _scope not in {"session", "address"}:
-                raise ValueError(f"{_action}: {_scope!r} is neither session nor address")
+            if _scope not in {"session", "player", "address"}:
+                raise ValueError(f"{_action}: {_scope!r} is not session, player or address")
             limits.parse_many(_limit)  # "5/minute;20/hour": refused here, not at a request
 except (ValueError, AttributeError, TypeError) as _e:
     raise ImproperlyConfigured(
@@ -386,6 +388,13 @@ for _proxy in VENTURE_TRUSTED_PROXIES:
             f"VENTURE_TRUSTED_PROXIES: {_proxy!r} is not an address or a network ({_e})"
         ) from _e
 
+# The chat (docs/security.md, "Chat"): the longest free-text message, in characters (Lichess
+# allows 140). The column holds 500.
+VENTURE_CHAT_MAX_LENGTH = int(os.environ.get("VENTURE_CHAT_MAX_LENGTH", "140"))
+if not 1 <= VENTURE_CHAT_MAX_LENGTH <= 500:
+    raise ImproperlyConfigured(
+        f"VENTURE_CHAT_MAX_LENGTH={VENTURE_CHAT_MAX_LENGTH}: give 1 to 500 characters"
+    )
 # The websockets' database work and renders run on this many threads per process
 # (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads
 # only contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,

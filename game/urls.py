@@ -16,6 +16,7 @@ urlpatterns = [
     path("g/<str:code>/watch/", views.watch_game, name="watch_game"),
     path("g/<str:code>/join/", views.join_game, name="join_game"),
     path("g/<str:code>/act/", views.game_act, name="game_act"),
+    path("g/<str:code>/chat/", views.game_chat, name="game_chat"),
     path("g/<str:code>/rematch/", views.rematch, name="rematch"),
     path("g/<str:code>/cancel/", views.cancel_game, name="cancel_game"),
     path("g/<str:code>/scenario.yaml", views.scenario_file, name="scenario_file"),

@@ -28,6 +28,7 @@ from game.decks import STARTER_DECKS
 from game.engine.cards import CARDS, TOKENS
 
 from . import board, services
+from .chat_forms import parse_chat
 from .forms import (
     IMPORTED,
     BadAction,
@@ -374,8 +375,19 @@ def game_page(request: HttpRequest, code: str) -> HttpResponse:
             },
         )
     ctx = board.board_context(game, player, base_url=request.build_absolute_uri("/")[:-1])
+    _with_chat(ctx, request, game, player)
     ctx["board_html"] = board.render_page_board(ctx, get_token(request))
     return render(request, "game/game.html", ctx)
+
+
+def _with_chat(ctx: dict, request: HttpRequest, game: Game, player: Player | None) -> None:
+    """The page's chat, for its viewer whatever the page (on the watch link too: a seated
+    player reads the players' room there, never the spectators' during the game)."""
+    if game.status != Game.OPEN:
+        panel = services.chat.panel(game.pk, player)
+        ctx["chat_html"] = board.chat.render_page_panel(
+            panel, code=game.code, csrf_token=get_token(request)
+        )
 
 
 def card_texts(request: HttpRequest) -> HttpResponse:
@@ -403,6 +415,7 @@ def watch_game(request: HttpRequest, code: str) -> HttpResponse:
     game = get_object_or_404(Game, code=code)
     ctx = board.board_context(game, None, base_url=request.build_absolute_uri("/")[:-1])
     ctx["ws_url"] = f"/ws/game/{game.code}/watch/"
+    _with_chat(ctx, request, game, current_player(request))
     ctx["board_html"] = board.render_page_board(ctx, get_token(request))
     return render(request, "game/game.html", ctx)
 
@@ -441,6 +454,26 @@ def game_act(request: HttpRequest, code: str) -> HttpResponse:
         services.perform(game.pk, current_player(request), parse_action(request.POST))
     except (BadAction, services.ActionRefused) as e:
         messages.error(request, getattr(e, "message", str(e)))
+    return redirect(game)
+
+
+@require_POST
+def game_chat(request: HttpRequest, code: str) -> HttpResponse:
+    """A chat form posted without JavaScript: the same as over the websocket (a visitor who is
+    not logged in is told to log in, like on the socket)."""
+    game = get_object_or_404(Game, code=code)
+    try:
+        said = services.chat.perform(
+            game.pk,
+            current_player(request),
+            parse_chat(request.POST),
+            address=request.META.get("REMOTE_ADDR", ""),
+        )
+    except (BadAction, services.ActionRefused) as e:
+        messages.error(request, getattr(e, "message", str(e)))
+    else:
+        if said:
+            messages.info(request, said)
     return redirect(game)
 
 

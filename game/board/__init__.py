@@ -14,12 +14,15 @@
   controls, the summary of a finished game with its life chart);
 - `ratingchart.py`: a profile's rating history as a chart drawn on the server, as the life
   chart is.
+- `chat.py`: the chat at the table for one viewer (its panel's parts, a new line) and a replay
+  point's chat, from services/chat.py's data.
 
 Callers use the names below (`board.render_board`, `board.load_board`, ...).
 """
 
 from __future__ import annotations
 
+from . import chat
 from .build import board_view
 from .query import load_board
 from .ratingchart import RatingChart, rating_chart
@@ -40,6 +43,7 @@ from .render import (
 from .replay import render_point, render_replay, replay_url, replay_view, summary_view
 
 __all__ = [
+    "chat",
     "FRAGMENTS",
     "MEMO_KEYS",
     "Blocks",

@@ -135,3 +135,9 @@ PERMANENTS: LRU[bytes, Permanent] = LRU(4096)
 # each memo holds a few MB at most. tests/web/test_board_memo.py holds the keys honest.
 FRAGMENTS: LRU[tuple[str, object], str] = LRU(2048)
 PIECES: LRU[tuple[str, bytes | str], str] = LRU(4096)
+
+# A new chat line as a page receives it (board/chat.py), by its game's code, the line itself
+# (its id, room, kind, words and author: a stored message never changes) and what the viewer is
+# to it (a visitor, its author, another reader): the spectator sockets of a process share a few
+# renders.
+CHAT_LINES: LRU[tuple[str, object, str], str] = LRU(512)

@@ -45,13 +45,15 @@ FRAGMENTS = (
 
 class Rendered(NamedTuple):
     """One viewer's board: the whole of it (when asked for, or while the game waits for its
-    second player), each live partial by name, when the server must redraw it (seconds), and
-    the seats it shows as connected (a heartbeat redraws it when that changed)."""
+    second player), each live partial by name, when the server must redraw it (seconds), the
+    seats it shows as connected (a heartbeat redraws it when that changed), and whether the
+    game is over (the players' chat then opens the spectators' room to them)."""
 
     board: str | None
     fragments: dict[str, str]
     wake_in: float | None
     online: frozenset[int]
+    over: bool = False
 
 
 def board_context(
@@ -79,7 +81,8 @@ def render_board(
         return Rendered(blocks.render("board"), {}, None, ctx["online"])
     fragments = {name: render_fragment(name, ctx, blocks) for name in FRAGMENTS}
     whole_board = blocks.render("board") if whole else None
-    return Rendered(whole_board, fragments, ctx["wake_in"], ctx["online"])
+    over = game.status == Game.FINISHED
+    return Rendered(whole_board, fragments, ctx["wake_in"], ctx["online"], over)
 
 
 def render_page_board(ctx: dict[str, Any], csrf_token: str) -> Markup:

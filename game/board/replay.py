@@ -19,6 +19,7 @@ from game.runtime import templating
 
 from . import memos, query
 from .build import stack_item
+from .chat import render_replay_chat
 from .lifechart import LifeChart, life_chart
 from .render import macros, piece
 from .seats import seat_view, turn_view
@@ -83,6 +84,7 @@ class ReplayView:
     scenario_url: str | None  # the scenario file of this point (or of the nearest one)
     nearest_url: str | None
     nearest_label: str | None
+    chat: Markup  # the players' room to this point, for the game's two players only
     # Staff only: make a puzzle draft from this point (learn app, services/puzzle_drafts.py).
     draft_url: str | None = None
 
@@ -167,6 +169,7 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
         ),
         nearest_url=url(nearest) if nearest is not None else None,
         nearest_label=_point_label(tl, nearest, names) if nearest is not None else None,
+        chat=render_replay_chat(services.chat.replay_lines(game, viewer, at)),
         draft_url=(
             reverse("puzzle_draft", args=[game.code])
             if offer.allowed and viewer is not None and viewer.user.is_staff

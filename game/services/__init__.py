@@ -30,11 +30,15 @@ modules behind it:
   training game: starting it, the hook in `store.commit` that ends it, what the table shows);
   `puzzle_ratings`, `glicko`: the puzzles' Glicko-2 ratings; `puzzle_drafts`: a puzzle draft
   from a point of a replay, and the check before one is published.
+- `chat`: the chat at the table (its two rooms, who reads and writes what, muting, free text,
+  reports), used as `services.chat.…`; `rate_limits`: how often a player or an address may
+  do something (`rate_limits.allow`).
 
 Dependencies run one way: views and consumers call this package, which calls the models, the
 engine and game/runtime, never the other way round.
 """
 
+from . import chat, rate_limits
 from .actions import (
     check_time,
     claim_win,
@@ -151,6 +155,8 @@ __all__ = [
     "rating_window",
     "results_by_opponent",
     "shown",
+    "chat",
+    "rate_limits",
     "LEVEL_NAMES",
     "Turn",
     "answer_for_computer",

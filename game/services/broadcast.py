@@ -1,4 +1,4 @@
-"""Telling a game's pages that it changed: "version N", after commit.
+"""Telling a game's pages that it changed: "version N", after commit; and its chat's new lines.
 
 Nothing rendered (and no hand) is ever broadcast: each consumer renders its own viewer's page.
 """
@@ -45,6 +45,19 @@ def notify_game_changed(game: Game, answers: tuple[int, list[Any]] | None = None
         if layer is None:
             return
         _send(lambda: layer.group_send(group, message), f"game.changed {version} for {group}")
+
+    transaction.on_commit(send)
+
+
+def notify_group(group: str, message: dict[str, Any]) -> None:
+    """After commit, `message` to the channel group `group` (a chat line, services/chat.py:
+    plain data that each consumer filters for its own viewer before it renders anything)."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        _send(lambda: layer.group_send(group, message), f"{message['type']} for {group}")
 
     transaction.on_commit(send)
 

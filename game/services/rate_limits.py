@@ -54,7 +54,7 @@ WHAT = {
     "post": "forms sent",
 }
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-WHO = {SESSION: "this browser", ADDRESS: "your network address"}
+WHO = {SESSION: "this browser", "player": "you", ADDRESS: "your network address"}
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def _items(action: str, key: str) -> tuple[RateLimitItem, ...]:
         )
     scope = key.partition(":")[0]
     if scope not in scopes:
-        raise ValueError(f"A rate limit key is 'session:…' or 'address:…', not {key!r}")
+        raise ValueError(f"No {scope!r} limit for {action!r} (a key such as {key!r})")
     return _parse(scopes[scope])
 
 

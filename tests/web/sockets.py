@@ -65,6 +65,10 @@ class Socket:
         assert connected
         # The whole board comes first; on a busy machine it may take a while.
         self.frames.append(await self.comm.receive_from(timeout=WAIT))
+        if 'id="topbar"' in self.frames[-1]:
+            # A game under way: the chat's panel follows, the last thing a connect sends (a
+            # test that goes on before it would race the server's connect work).
+            await self.wait_for('id="chat-panel"')
 
     async def until(self, arrived, timeout: float = WAIT) -> str:
         """Frames until `arrived(frame)` holds for one of them (however long a busy machine

@@ -102,6 +102,7 @@ def test_every_post_endpoint_refuses_a_request_without_its_csrf_token(alice, bob
         "/games/new/",
         f"/g/{code}/join/",
         f"/g/{code}/act/",
+        f"/g/{code}/chat/",
         f"/g/{code}/rematch/",
         f"/g/{code}/cancel/",
         "/seek/",
@@ -162,6 +163,8 @@ def test_the_admin_is_for_staff_only(alice):
         "/admin/",
         "/admin/game/game/",
         "/admin/game/actionreceipt/",
+        "/admin/game/chatreport/",
+        "/admin/game/chatmessage/",
         "/admin/dungeons/dungeoncard/",
         "/admin/auth/user/",
     ]

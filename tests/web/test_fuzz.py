@@ -1,7 +1,8 @@
 """Generated hostile input (hypothesis) against the websocket and the HTTP endpoints, the deck
 import included. Whatever arrives, the server answers (no unhandled error, no "something went
 wrong"), and the game afterwards is exactly its answer log: the version counts the log, the log
-replays to the state the server holds, and each action id was applied at most once."""
+replays to the state the server holds, and each action id was applied at most once; the chat's
+forms are among the messages, and whatever the chat stored is a message it may hold."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import string
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.conf import settings as django_settings
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,8 +19,8 @@ from hypothesis import strategies as st
 from game import services
 from game.decks import STARTER_DECKS
 from game.engine.game import Engine
-from game.models import ActionReceipt, Game, GameAction
-from game.services import engines
+from game.models import ActionReceipt, ChatMessage, Game, GameAction
+from game.services import chat, engines
 from tests.sizes import examples
 
 from .helpers import make_player, start_position
@@ -36,8 +38,13 @@ FUZZ = settings(
 FIELD_NAMES = [
     "action", "version", "action_id", "option", "multi", "full_control", "pass_until",
     "pos:pass", "pos:cast:1", "placement", "pos:o1", "HEADERS", "player", "seat", "", "__proto__",
+    "pos:pass", "pos:cast:1", "HEADERS", "player", "seat", "", "__proto__",
+    "quick", "text", "on", "message",  # the chat's
 ]  # fmt: skip
-ACTIONS = ["answer", "concede", "pace", "claim", "dance", "", "ANSWER"]
+ACTIONS = [
+    "answer", "concede", "pace", "claim", "dance", "", "ANSWER",
+    "chat", "chat_mute", "chat_free_text", "chat_report",
+]  # fmt: skip
 OPTIONS = ["pass", "cast:1", "cast:2", "cast:9999", "activate:3", "room:0", "dungeon:0", ""]
 
 scalars = st.one_of(
@@ -141,6 +148,18 @@ def test_generated_websocket_messages_never_break_the_game(table, who, messages)
     assert len(flashes) == len(messages)
     assert not any("Something went wrong" in f for f in flashes)
     check_game(game)
+    check_chat(game)
+
+
+def check_chat(game: Game) -> None:
+    """Whatever the chat stored is a message it may hold: a known quick message, or one line of
+    text within the length limit."""
+    for kind, body in ChatMessage.objects.filter(game=game).values_list("kind", "body"):
+        if kind == ChatMessage.QUICK:
+            assert body in chat.QUICK_MESSAGES
+        else:
+            assert body == chat.clean_text(body)
+            assert len(body) <= django_settings.VENTURE_CHAT_MAX_LENGTH
 
 
 @FUZZ
