@@ -32,7 +32,10 @@ LINE = re.compile(
 def fresh_rate_limits(settings):
     """Each test counts from nothing (a player's id comes back in the next test), under a limit
     the tests of other things don't reach; the tests of the limit set their own."""
-    settings.VENTURE_RATE_LIMITS = {**settings.VENTURE_RATE_LIMITS, "chat": "100/minute"}
+    settings.VENTURE_RATE_LIMITS = {
+        **settings.VENTURE_RATE_LIMITS,
+        "chat": {"player": "100/minute", "address": "100/minute"},
+    }
     rate_limits.reset()
     yield
     rate_limits.reset()

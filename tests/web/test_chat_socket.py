@@ -28,7 +28,10 @@ HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(settings):
-    settings.VENTURE_RATE_LIMITS = {**settings.VENTURE_RATE_LIMITS, "chat": "100/minute"}
+    settings.VENTURE_RATE_LIMITS = {
+        **settings.VENTURE_RATE_LIMITS,
+        "chat": {"player": "100/minute", "address": "100/minute"},
+    }
     rate_limits.reset()
     yield
     rate_limits.reset()
@@ -234,7 +237,10 @@ async def test_a_report_is_acknowledged_and_the_line_says_so():
 
 
 async def test_the_chat_rate_limit_refuses_with_a_sentence(settings):
-    settings.VENTURE_RATE_LIMITS = {**settings.VENTURE_RATE_LIMITS, "chat": "2/minute"}
+    settings.VENTURE_RATE_LIMITS = {
+        **settings.VENTURE_RATE_LIMITS,
+        "chat": {"player": "2/minute", "address": "2/minute"},
+    }
     alice, bob, game = await players_and_game()
     a, b = await connect(game, alice), await connect(game, bob)
     for _ in range(2):

@@ -261,8 +261,8 @@ def test_retry_after_is_zero_until_a_key_is_over():
 def test_an_unknown_action_or_key_is_a_clear_error():
     with pytest.raises(ValueError, match="No rate limit is named 'shout'"):
         rate_limits.allow("shout", "address:a")
-    with pytest.raises(ValueError, match="'session:…' or 'address:…'"):
-        rate_limits.allow("chat", "player:7")
+    with pytest.raises(ValueError, match="No 'player' limit for 'game'"):
+        rate_limits.allow("game", "player:7")
 
 
 def test_a_consumer_checks_from_async_code_with_its_scopes_keys():
@@ -334,7 +334,7 @@ def test_the_environment_changes_single_entries_and_a_bad_value_stops_the_server
     assert loaded["guest"] == settings.VENTURE_RATE_LIMITS["guest"]
     for bad in (
         '{"game": {"address": "7 a fortnight"}}',
-        '{"game": {"player": "1/minute"}}',
+        '{"game": {"browser": "1/minute"}}',
         "[1]",
     ):
         done = settings_from({"VENTURE_RATE_LIMITS": bad})
