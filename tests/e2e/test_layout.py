@@ -384,6 +384,27 @@ def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
     )
 
 
+def test_the_hand_never_covers_the_dungeon_choice(open_as):
+    """The docked hand (desktop) once drew over the chooser's lower rooms and Dungeon of the
+    Mad Mage's Venture button: while the choice is open, what is where a hand card sits is the
+    choice, not the card."""
+    alice, bob, game = game_at("varis_fork.yaml")
+    page = open_as(alice, game.get_absolute_url())
+    page.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    expect(page.locator("#dungeon-choice.shown")).to_be_visible()
+    card = page.locator("#hand .card[data-name='Gloom Stalker']")
+    expect(card).to_have_count(1)
+    under_the_card = card.evaluate(
+        """c => { const r = c.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return document.getElementById('dungeon-choice').contains(hit); }"""
+    )
+    assert under_the_card, "the hand is drawn over the dungeon choice"
+    button = page.locator("#dungeon-choice.shown button", has_text="Dungeon of the Mad Mage")
+    button.scroll_into_view_if_needed()
+    expect(button).to_be_visible()
+
+
 def test_without_javascript_the_waiting_page_says_so_and_reloads_when_they_join(open_as):
     alice, bob = make_player("alice"), make_player("bob")
     game = waiting_game(alice)
