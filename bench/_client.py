@@ -41,6 +41,8 @@ _FIELD = re.compile(r'name="(version|action_id)" value="([^"]*)"')
 _OPTION = re.compile(r'<input type="hidden" name="option" value="([^"]*)"')
 _CHECKBOX = re.compile(r'<input type="checkbox" name="option" value="([^"]*)"')
 _POSITION = re.compile(r'<select name="(pos:[^"]*)"')
+# A scry's one prompt: a radio group per card, `pos:<id>` = 1..N or b (the bottom).
+_PLACE = re.compile(r'<input type="radio" name="pos:([^"]*)" value="1"')
 _HINT = re.compile(
     r'<p class="hint">Choose (?:(\d+)\.|up to (\d+) \(or none\)\.|(\d+) to (\d+)\.)</p>'
 )
@@ -98,7 +100,7 @@ class Choice:
     version: int
     action_id: str
     options: list[str]
-    kind: str  # "single", "multi", "ordered"
+    kind: str  # "single", "multi", "ordered", "placement"
     min_count: int = 1
     max_count: int = 1
 
@@ -114,6 +116,16 @@ class Choice:
             order = list(self.options)
             rng.shuffle(order)
             fields.update({f"pos:{o}": str(i) for i, o in enumerate(order, 1)})
+        elif self.kind == "placement":
+            # Each card on top or at the bottom at random; those on top numbered 1.. in a
+            # random order (services.submit_scry).
+            cards = list(self.options)
+            rng.shuffle(cards)
+            bottom = set(rng.sample(cards, rng.randint(0, len(cards))))
+            top = [c for c in cards if c not in bottom]
+            fields["placement"] = "1"
+            fields.update({f"pos:{c}": "b" for c in bottom})
+            fields.update({f"pos:{c}": str(i) for i, c in enumerate(top, 1)})
         elif self.kind == "multi":
             k = self.min_count if smallest else rng.randint(self.min_count, self.max_count)
             fields["multi"] = "1"
@@ -139,6 +151,9 @@ def read_choice(prompt: str) -> Choice | None:
     if 'class="order-form"' in prompt:
         ids = plain([name[4:] for name in _POSITION.findall(prompt)])
         return Choice(version, action_id, ids, "ordered", len(ids), len(ids))
+    if 'class="placement-form"' in prompt:
+        ids = plain(list(dict.fromkeys(_PLACE.findall(prompt))))
+        return Choice(version, action_id, ids, "placement", len(ids), len(ids))
     if 'class="multi-form"' in prompt:
         ids = plain(_CHECKBOX.findall(prompt))
         m = _HINT.search(prompt)
