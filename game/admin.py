@@ -60,6 +60,7 @@ class GameAdmin(admin.ModelAdmin):
         "end_reason",
         "clock_seconds",
         "clock_increment",
+        "days_per_move",
         "clock_since",
     )
     inlines = [SeatInline]

@@ -428,7 +428,11 @@ class PlayNowForm(ClockFields, DeckChoiceForm):
         label="Your deck",
     )
     time_control = forms.ChoiceField(
-        choices=[*((tc.key, tc.label) for tc in PRESETS), (CUSTOM_CLOCK, "Custom clock")],
+        choices=[
+            *((tc.key, tc.label) for tc in PRESETS if tc.kind != "days"),
+            (CUSTOM_CLOCK, "Custom clock"),
+            *((tc.key, tc.label) for tc in PRESETS if tc.kind == "days"),
+        ],
         initial=PRESETS[0].key,
         widget=forms.RadioSelect,
         label="Time control",
@@ -567,4 +571,19 @@ class SetPasswordForm(forms.Form):
                 validate_password(data["password"], self.user)
             except forms.ValidationError as e:
                 self.add_error("password", e)
+        return data
+
+
+class TurnMailForm(forms.Form):
+    """A mail when it is your turn in a correspondence game (services/turn_mail.py)."""
+
+    turn_mail = forms.BooleanField(
+        required=False, label="Mail me when it is my turn in a correspondence game"
+    )
+    email = forms.EmailField(required=False, max_length=254, label="E-mail address")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("turn_mail") and not data.get("email"):
+            self.add_error("email", "Give the address the mails go to.")
         return data

@@ -66,6 +66,11 @@ class Player(models.Model):
         default=None,
         help_text="Free-text chat on or off; empty: on for accounts, off for guests.",
     )
+    # A mail when it becomes their turn in a correspondence game, to their account's address
+    # (services/turn_mail.py); off until they ask, and every mail links to turning it off.
+    turn_mail = models.BooleanField(
+        default=False, help_text="Mail them when it is their turn in a correspondence game."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -133,6 +138,11 @@ class Game(models.Model):
     # The clock of the player who must decide runs from `clock_since` (game.services).
     clock_seconds = models.PositiveIntegerField(default=0, help_text="Each player's time.")
     clock_increment = models.PositiveIntegerField(default=0, help_text="Seconds per answer.")
+    # A correspondence game (0 = not one): the player who must decide has this many days for
+    # each answer, counted from `clock_since` (services/correspondence.py).
+    days_per_move = models.PositiveSmallIntegerField(default=0, help_text="0: not correspondence.")
+    # Since when the seat that must decide has had to: its chess clock runs from then, or its
+    # days per move count from then (None while nobody's time runs).
     clock_since = models.DateTimeField(null=True, blank=True)
     # When the computer's pending decision was handed out to be thought about (None while a
     # person is to decide): a server's watchdog hands it out again once it is overdue
@@ -181,6 +191,10 @@ class Game(models.Model):
     @property
     def has_clock(self) -> bool:
         return self.clock_seconds > 0
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.days_per_move > 0
 
     def position_file_open_to(self, player: Player | None) -> bool:
         """Whether `player` may download the scenario file this game started from. The file

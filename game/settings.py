@@ -65,6 +65,14 @@ Environment:
                           address its X-Forwarded-For names (default: none, REMOTE_ADDR is the
                           client)
     VENTURE_CHAT_MAX_LENGTH  characters in one free-text chat message (default 140, at most 500)
+    VENTURE_SITE_URL      the site's address as players reach it, for the links in mails
+                          (default http://127.0.0.1:8000)
+    EMAIL_HOST            an SMTP server: mail (the correspondence turn mails players ask for)
+                          goes through it; unset, every mail is printed on the server's console
+                          while DJANGO_DEBUG is on, and sent to localhost:25 without TLS when off
+    EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS  that server's port (default
+                          587), login and STARTTLS (default true)
+    DEFAULT_FROM_EMAIL    the mails' sender (default "Venture <venture@localhost>")
 """
 
 import ipaddress
@@ -395,6 +403,33 @@ if not 1 <= VENTURE_CHAT_MAX_LENGTH <= 500:
     raise ImproperlyConfigured(
         f"VENTURE_CHAT_MAX_LENGTH={VENTURE_CHAT_MAX_LENGTH}: give 1 to 500 characters"
     )
+
+# Mail (game/services/turn_mail.py), through Django's mailers: in development the console, so a
+# developer sees each mail without a server; an SMTP server once EMAIL_HOST names one, and with
+# DEBUG off and no EMAIL_HOST the one on localhost:25 (Django's own default: a server's local
+# mail transfer agent). The timeout bounds how long the one sending thread waits on a server
+# that does not answer.
+VENTURE_SITE_URL = os.environ.get("VENTURE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Venture <venture@localhost>")
+if os.environ.get("EMAIL_HOST") or not DEBUG:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ.get("EMAIL_HOST", "localhost"),
+                "port": int(
+                    os.environ.get("EMAIL_PORT", "587" if os.environ.get("EMAIL_HOST") else "25")
+                ),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", default=bool(os.environ.get("EMAIL_HOST"))),
+                "timeout": 10,
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+
 # The websockets' database work and renders run on this many threads per process
 # (game/runtime/dbpool.py). One: the work is mostly Python, which holds the GIL, so more threads
 # only contend for it (PostgreSQL, --scale 100 and 200 games: p99 76 and 259-399 ms with one thread,

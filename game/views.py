@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from game.board.memos import card_info
@@ -40,6 +41,7 @@ from .forms import (
     PlayOnForm,
     SetPasswordForm,
     SignUpForm,
+    TurnMailForm,
     parse_action,
 )
 from .models import CompletedDungeon, Game, Player, Seat, Seek
@@ -141,7 +143,17 @@ def account(request: HttpRequest) -> HttpResponse:
         return redirect("account")
     if request.method == "GET" and not player.is_guest:
         form = SetPasswordForm(request.user, initial={"username": request.user.get_username()})
-    return render(request, "accounts/account.html", {"form": form, "player": player})
+    return render(request, "accounts/account.html", _account_context(player, form))
+
+
+def _account_context(
+    player: Player, form: SetPasswordForm, mail_form: TurnMailForm | None = None
+) -> dict[str, object]:
+    if mail_form is None:
+        initial = {"turn_mail": player.turn_mail, "email": player.user.email}
+        mail_form = TurnMailForm(initial=initial)
+    may_mail = services.turn_mail.may_get_mail(player)
+    return {"form": form, "player": player, "mail_form": mail_form, "may_mail": may_mail}
 
 
 # lobby ------------------------------------------------------------------------------------------
@@ -182,6 +194,7 @@ def _lobby_context(player: Player | None, **overrides: object) -> dict[str, obje
         "may_play_rated": player is not None and services.may_play_rated(player),
         "seek": None,
         **_seek_list_context(player),
+        **_your_turns_context(player),
         "guest_form": GuestForm(),
         "deck_summaries": deck_summaries(),
         **overrides,
@@ -317,6 +330,93 @@ def seek_list(request: HttpRequest) -> HttpResponse:
     return render(request, "_seek_list.html", _seek_list_context(current_player(request)))
 
 
+# your turn ----------------------------------------------------------------------------------------
+TURNS_POLL_SECONDS = 30  # the lobby's "Your turn" list and the notifications' poll (turns.js)
+
+
+def your_turns(request: HttpRequest) -> HttpResponse:
+    """The lobby's "Your turn" list, polled by the lobby page."""
+    return render(request, "_your_turns.html", _your_turns_context(current_player(request)))
+
+
+def _your_turns_context(player: Player | None) -> dict[str, object]:
+    turns = services.correspondence.turns_of(player, timezone.now()) if player else []
+    return {"turns": turns, "turns_poll_seconds": TURNS_POLL_SECONDS}
+
+
+def turns_json(request: HttpRequest) -> JsonResponse:
+    """The games in which the player must decide now, for the notifications (static/js/turns.js):
+    each one's link, opponent and since when it has been their decision (a new `since` is a new
+    turn to tell about). Nobody's but the asking player's own games; nothing for a stranger."""
+    player = current_player(request)
+    turns = services.correspondence.turns_of(player, timezone.now()) if player else []
+    return JsonResponse(
+        {
+            "poll_seconds": TURNS_POLL_SECONDS,
+            "turns": [
+                {
+                    "url": t.game.get_absolute_url(),
+                    "opponent": t.opponent,
+                    "turn": t.game.turn,
+                    "since": t.game.clock_since.isoformat() if t.game.clock_since else "",
+                    "version": t.game.version,
+                    "left": t.time_text,
+                }
+                for t in turns
+            ],
+        }
+    )
+
+
+@login_required
+@require_POST
+def turn_mail_settings(request: HttpRequest) -> HttpResponse:
+    """The account page's turn mails: on with an address, or off."""
+    player = current_player(request)
+    assert player is not None
+    form = TurnMailForm(request.POST)
+    if not services.turn_mail.may_get_mail(player):
+        messages.error(request, "Turn mails are for accounts with a password: set one first.")
+        return redirect("account")
+    if not form.is_valid():
+        return render(
+            request,
+            "accounts/account.html",
+            _account_context(player, SetPasswordForm(request.user), form),
+            status=400,
+        )
+    player.turn_mail = form.cleaned_data["turn_mail"]
+    player.save(update_fields=["turn_mail"])
+    request.user.email = form.cleaned_data["email"]
+    request.user.save(update_fields=["email"])
+    messages.success(
+        request,
+        "Saved: you get a mail when it is your turn in a correspondence game."
+        if player.turn_mail
+        else "Saved: no turn mails.",
+    )
+    return redirect("account")
+
+
+@csrf_exempt  # a mail program's one-click unsubscribe (RFC 8058) posts without a CSRF token
+def turn_mail_off(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in every turn mail: a page with one button (a link alone changes nothing, as
+    mail scanners open links), and the POST that turns the mails off, no login needed: the
+    signed token names the player."""
+    player = services.turn_mail.player_for_token(token)
+    if player is None:
+        return render(request, "accounts/turn_mail_off.html", {"invalid": True}, status=404)
+    done = False
+    if request.method == "POST":
+        if player.turn_mail:
+            player.turn_mail = False
+            player.save(update_fields=["turn_mail"])
+        done = True
+    return render(
+        request, "accounts/turn_mail_off.html", {"target": player, "done": done, "token": token}
+    )
+
+
 def _go(request: HttpRequest, url: str) -> HttpResponse:
     """Send the page to `url`: htmx follows HX-Redirect; a plain POST is redirected."""
     if request.headers.get("HX-Request"):
@@ -354,6 +454,7 @@ def _seek_view(seek: Seek) -> dict[str, object]:
         "seek_waited": int(waited),
         "seek_range": None if window == float("inf") else (low, high),
         "seek_poll_seconds": services.SEEK_POLL_SECONDS,
+        "seek_stays": services.is_correspondence(seek.time_control),
     }
 
 

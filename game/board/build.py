@@ -33,6 +33,7 @@ from .snapshot import Snapshot
 from .text import clock_text, waiting_text
 from .viewmodel import (
     Absence,
+    AnswerTime,
     BoardView,
     Over,
     SeatView,
@@ -137,6 +138,9 @@ def _started(
     top_side, bottom_side = (sides.side(game, s, snap, actions, holder) for s in (top, bottom))
     training = services.training_view(game, base["viewer"])  # a lesson or a puzzle
     absent, wake_in = _absence_and_wake_up(game, seats)
+    answer_time, answer_wake = _answer_time(game, seats)
+    if answer_wake is not None:
+        wake_in = answer_wake if wake_in is None else min(wake_in, answer_wake)
     stack = tuple(stack_item(item) for item in view["stack"])
     # Whose each target is, in the viewer's words ("targeting your Goblin"); a spectator reads
     # the names the engine wrote.
@@ -153,6 +157,7 @@ def _started(
         version=view["version"],
         wake_in=wake_in,
         absent=absent,
+        answer_time=answer_time,
         turn=turn_view(view["turn"], pending, my_seat),
         priority=holder,
         deciding=pending["player"] if pending else None,
@@ -289,3 +294,25 @@ def _absence_and_wake_up(
         ms = int(left * 1000)
         absent = Absence(seat, ms, clock_text(ms), left <= 0 and viewer_seated)
     return absent, (min(wakes) if wakes else None)
+
+
+def _answer_time(game: Game, seats: tuple[SeatView, ...]) -> tuple[AnswerTime | None, float | None]:
+    """A correspondence game's notice of the deciding seat's time to answer, and when its words
+    next change (by the hour, by the minute in the last day, then the claim once it is out)."""
+    seat = next((s for s in seats if s.timing.answer_in is not None), None)
+    if seat is None or game.status != Game.ACTIVE:
+        return None, None
+    left = seat.timing.answer_in or 0.0
+    out = left <= 0
+    viewer_seated = any(s.is_viewer for s in seats)
+    notice = AnswerTime(
+        seat,
+        services.correspondence.days_text(left),
+        game.days_per_move,
+        out,
+        out and viewer_seated and not seat.is_viewer,
+    )
+    if out:
+        return notice, None
+    step = 3600 if left >= 86400 else 60
+    return notice, (left % step or step) + 0.05

@@ -317,6 +317,18 @@ class Absence:
 
 
 @dataclass(frozen=True, slots=True)
+class AnswerTime:
+    """A correspondence game's time to answer: the deciding seat's days left, then, once they
+    are out, the claim for the other player (services/correspondence.py)."""
+
+    seat: SeatView
+    text: str  # "2 days 3 h"
+    days_per_move: int
+    out: bool  # the days are out
+    claimable: bool  # out, and the viewer is the other player
+
+
+@dataclass(frozen=True, slots=True)
 class Over:
     headline: str
     reason: str
@@ -362,6 +374,7 @@ class BoardView:
     version: int | None = None
     wake_in: float | None = None  # seconds until time alone changes this page
     absent: Absence | None = None
+    answer_time: AnswerTime | None = None
     turn: Turn | None = None
     priority: str | None = None
     deciding: str | None = None

@@ -33,12 +33,15 @@ modules behind it:
 - `chat`: the chat at the table (its two rooms, who reads and writes what, muting, free text,
   reports), used as `services.chat.…`; `rate_limits`: how often a player or an address may
   do something (`rate_limits.allow`).
+- `correspondence`, `turn_mail`: games of days per move (the deadline, the "Your turn" list,
+  the days as words) and the mail that tells a player it is their turn, used as
+  `services.correspondence.…` and `services.turn_mail.…`.
 
 Dependencies run one way: views and consumers call this package, which calls the models, the
 engine and game/runtime, never the other way round.
 """
 
-from . import chat, rate_limits
+from . import chat, correspondence, rate_limits, turn_mail
 from .actions import (
     check_time,
     claim_win,
@@ -117,6 +120,7 @@ from .seeks import (
     arrived,
     cancel_seek,
     check_seek,
+    is_correspondence,
     open_seeks,
     play_now,
     rating_window,
@@ -150,13 +154,16 @@ __all__ = [
     "is_provisional",
     "leaderboard",
     "may_play_rated",
+    "is_correspondence",
     "open_seeks",
     "play_now",
     "rating_window",
     "results_by_opponent",
     "shown",
     "chat",
+    "correspondence",
     "rate_limits",
+    "turn_mail",
     "LEVEL_NAMES",
     "Turn",
     "answer_for_computer",

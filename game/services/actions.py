@@ -40,6 +40,7 @@ from game.engine.kinds import SCRY, SCRY_ORDER
 from game.engine.stops import stop_key_problem
 from game.models import ActionReceipt, Game, Player, Seat
 
+from . import correspondence
 from .clock import clock_of
 from .engines import engine_for_update, loss_line, remember
 from .errors import ActionRefused
@@ -396,6 +397,9 @@ def claim_win(
     def body() -> Game:
         a = _begin(game_id, player, version=version, action_id=action_id, kind="claim", at=at)
         other = a.other()
+        if a.game.is_correspondence:
+            _claim_out_of_days(a, other, at)
+            return a.game
         since = absences(a.game, a.seats, at).get(other.pk)
         name = other.player.display_name
         if since is None:
@@ -412,6 +416,28 @@ def claim_win(
         return a.game
 
     return _run(body)
+
+
+def _claim_out_of_days(a: _Acting, other: Seat, at: datetime) -> None:
+    """A correspondence game's claim: the opponent must decide and their days have run out
+    (correspondence.py); being away is no reason in a game of days."""
+    name = other.player.display_name
+    left = correspondence.seconds_left(a.game, at)
+    if a.game.deciding != other.engine_name or left is None:
+        raise ActionRefused(f"It is not {name}'s turn; there is no win to claim.", "not_late")
+    if left > 0:
+        raise ActionRefused(
+            f"{name} has {correspondence.days_text(left)} left to answer; the win can be "
+            "claimed once their time is out.",
+            "too_soon",
+        )
+    engine = engine_for_update(a.game)
+    days = a.game.days_per_move
+    reason = (
+        f"{other.engine_name} did not answer within {days} day{'s' if days > 1 else ''}; "
+        f"{a.seat.engine_name} claimed the win"
+    )
+    _lose(a.game, engine, a.seats, other, note="time", reason=reason, at=at)
 
 
 def set_pace(

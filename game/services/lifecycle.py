@@ -252,6 +252,7 @@ def _start_rematch(old: Game, *, created_by: Player, at: datetime) -> Game:
         dungeons=dungeon_dicts_in_play(allowed),  # as they are now: a new game
         clock_seconds=old.clock_seconds,
         clock_increment=old.clock_increment,
+        days_per_move=old.days_per_move,
         # A rated game's rematch is rated too (as on Lichess), while both still may play rated.
         rated=old.rated and all(may_play_rated(s.player) for s in seats),
     )

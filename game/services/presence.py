@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from game.models import Connection, Game, Player, Seat
 
+from . import correspondence
 from .broadcast import notify_game_changed
 from .clock import clock_of
 from .players import seat_of
@@ -136,6 +137,8 @@ class SeatTiming:
     clock_running: bool
     absent_since: datetime | None
     absent_seconds: float = 0.0
+    # A correspondence game's seat that must decide: seconds left of its days (0: out of them).
+    answer_in: float | None = None
 
     @property
     def claimable_in(self) -> float | None:
@@ -147,8 +150,11 @@ class SeatTiming:
 
 def timings(game: Game, seats: list[Seat], at: datetime | None = None) -> dict[int, SeatTiming]:
     at = at or timezone.now()
-    away = absences(game, seats, at) if game.status == Game.ACTIVE else {}
+    # In a game of days nobody "leaves": being away is how it is played (correspondence.py).
+    live = game.status == Game.ACTIVE and not game.is_correspondence
+    away = absences(game, seats, at) if live else {}
     clock = clock_of(game, seats)
+    answer_in = correspondence.seconds_left(game, at)
     out = {}
     for seat in seats:
         since = away.get(seat.pk)
@@ -157,5 +163,6 @@ def timings(game: Game, seats: list[Seat], at: datetime | None = None) -> dict[i
             clock_running=clock is not None and clock.running == seat.engine_name,
             absent_since=since,
             absent_seconds=(at - since).total_seconds() if since is not None else 0.0,
+            answer_in=answer_in if seat.engine_name == game.deciding else None,
         )
     return out

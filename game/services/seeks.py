@@ -32,6 +32,12 @@ cancel as the page goes); a seek not polled for SEEK_TTL_SECONDS (a crash, a los
 computer put to sleep, or a page without JavaScript left) is neither listed nor paired, is not
 revived, and is deleted on the next Play now or poll. The time is long enough for a tab in the
 background, whose timers a browser may slow to one a minute.
+
+A correspondence seek (`days:N`) is the exception: a game of days is not waited for at the
+screen, so leaving the page keeps it (seek.js leaves it be) and it stays listed and pairable for
+CORRESPONDENCE_SEEK_TTL from the last time its player looked, as on Lichess. Once paired, its
+player finds the game under "Your turn" or "My games" in the lobby (and a mail tells them if it
+is their decision and they asked for mails).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from game.models import Game, Player, Seat, Seek
@@ -57,6 +64,18 @@ WINDOW_START = 100.0
 WINDOW_GROWTH = 25.0
 WINDOW_ANY_AFTER = 60.0
 CANDIDATES = 50  # matching seeks read per attempt, the longest waiting first
+CORRESPONDENCE_SEEK_TTL = timedelta(days=7)
+
+
+def is_correspondence(time_control_key: str) -> bool:
+    return time_control_key.startswith("days:")
+
+
+def _alive(at: datetime) -> Q:
+    """The seeks still waiting at `at`: asked about within their time to live."""
+    live = Q(last_seen__gte=at - timedelta(seconds=SEEK_TTL_SECONDS))
+    days = Q(time_control__startswith="days:", last_seen__gte=at - CORRESPONDENCE_SEEK_TTL)
+    return live | days
 
 
 def rating_window(waited_seconds: float) -> float:
@@ -135,7 +154,12 @@ def check_seek(player: Player, *, at: datetime | None = None) -> Game | Seek | N
                 seek.delete()
                 return None
             return game
-        if seek.last_seen < at - timedelta(seconds=SEEK_TTL_SECONDS):
+        ttl = (
+            CORRESPONDENCE_SEEK_TTL
+            if is_correspondence(seek.time_control)
+            else timedelta(seconds=SEEK_TTL_SECONDS)
+        )
+        if seek.last_seen < at - ttl:
             seek.delete()  # its player left; coming back does not revive it
             return None
         seek.last_seen = at
@@ -171,18 +195,14 @@ def open_seeks(at: datetime | None = None, limit: int = 50) -> list[Seek]:
     """The seeks waiting now (alive, not paired), the longest waiting first."""
     at = at or timezone.now()
     return list(
-        Seek.objects.filter(
-            game__isnull=True, last_seen__gte=at - timedelta(seconds=SEEK_TTL_SECONDS)
-        )
+        Seek.objects.filter(_alive(at), game__isnull=True)
         .select_related("player")
         .order_by("created", "pk")[:limit]
     )
 
 
 def _forget_expired(at: datetime) -> None:
-    Seek.objects.filter(
-        game__isnull=True, last_seen__lt=at - timedelta(seconds=SEEK_TTL_SECONDS)
-    ).delete()
+    Seek.objects.filter(game__isnull=True).exclude(_alive(at)).delete()
 
 
 def _pair(seek: Seek, at: datetime) -> Game | None:
@@ -190,10 +210,7 @@ def _pair(seek: Seek, at: datetime) -> Game | None:
     transaction holds, and start their game; None when there is none."""
     candidates = list(
         Seek.objects.filter(
-            time_control=seek.time_control,
-            rated=seek.rated,
-            game__isnull=True,
-            last_seen__gte=at - timedelta(seconds=SEEK_TTL_SECONDS),
+            _alive(at), time_control=seek.time_control, rated=seek.rated, game__isnull=True
         )
         .exclude(player_id=seek.player_id)
         .order_by("created", "pk")[:CANDIDATES]

@@ -32,12 +32,14 @@ from game.runtime.prepared import PreparedInsert, PreparedQuery, PreparedUpdate,
 
 from .broadcast import notify_computer_turn, notify_game_changed
 from .clock import clock_of, store_clock
+from .correspondence import decision_since
 from .engines import remember
 from .errors import ActionRefused
 from .pace import EXPLAINED, run_pace
 from .ratings import record_result
 from .training_state import decided as training_decided
 from .training_state import judge as judge_training
+from .turn_mail import mail_turn
 
 # The reads of every action. The game's setup (tens of kB of JSON) is read only when the engine
 # must be rebuilt, the seats' decks never.
@@ -218,6 +220,7 @@ def commit(
         for dungeon, turn in p.completed[before.get(p.name, 0) :]
     ]
     ended = game.status != Game.FINISHED
+    deciding_before, since_before = game.deciding, game.clock_since
     _progress(game, engine, at, end_reason)
     ended = ended and game.status == Game.FINISHED
     if pace_from > first_new:  # answers of a player's own: the last is what a takeback takes
@@ -236,6 +239,10 @@ def commit(
         if game.status == Game.ACTIVE:
             clock = clock.start(game.deciding, at)
     store_clock(game, seats, clock)
+    handed_to = game.deciding if game.deciding != deciding_before else ""
+    if game.is_correspondence:
+        moved = bool(rows) or bool(handed_to)
+        game.clock_since = decision_since(game, since_before, moved=moved, at=at)
     changed = [s for s in seats if getattr(s, "_stored", None) != _seat_fields(s)]
     with together(router.db_for_write(Game)) as batch:
         INSERT_ACTIONS.send(batch, rows)
@@ -260,6 +267,9 @@ def commit(
     notify_game_changed(game, (first_new, added))
     if game.computer_since is not None:
         notify_computer_turn(game.pk)
+    elif handed_to and game.is_correspondence and game.status == Game.ACTIVE:
+        seat = by_name[handed_to]
+        transaction.on_commit(lambda: mail_turn(game.pk, seat.pk))
 
 
 def rewind(game: Game, engine: Engine, seats: list[Seat], *, at: datetime) -> None:
@@ -292,6 +302,8 @@ def rewind(game: Game, engine: Engine, seats: list[Seat], *, at: datetime) -> No
     if clock is not None:
         clock = clock.stop(at).start(game.deciding, at)
     store_clock(game, seats, clock)
+    if game.is_correspondence:  # the player who took back has their days anew
+        game.clock_since = decision_since(game, None, moved=True, at=at)
     game.save(update_fields=[*PROGRESS_FIELDS, "log_epoch"])
     write_seats(seats)
     transaction.on_commit(lambda: remember(game, engine))

@@ -5,11 +5,10 @@ Stored as a short key (`Seek.time_control`), which is also what matching compare
 
 - `untimed`: no clock;
 - `clock:M+S`: a chess clock of M minutes each, S seconds added per answer (the New game
-  form's clock: `Game.clock_seconds`, `Game.clock_increment`).
-
-Another kind fits the same field without a new column: a correspondence game's
-`days:N` (N days per move) would be a third `kind` here, with its own `key`, `label` and
-`game_fields`, and seeks of `days:3` would pair only with `days:3`.
+  form's clock: `Game.clock_seconds`, `Game.clock_increment`);
+- `days:N`: a correspondence game, N days (one of DAYS_PER_MOVE) for each answer
+  (`Game.days_per_move`; services/correspondence.py). Seeks of `days:3` pair only with
+  `days:3`.
 """
 
 from __future__ import annotations
@@ -24,13 +23,19 @@ MAX_MINUTES = 180
 MAX_INCREMENT = 120
 
 _CLOCK = re.compile(r"clock:(\d{1,3})\+(\d{1,3})")
+_DAYS = re.compile(r"days:(\d{1,2})")
+
+# Lichess's correspondence choices below a week: enough for a player who looks once a day, few
+# enough that two seeks meet.
+DAYS_PER_MOVE = (1, 2, 3, 7)
 
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
-    kind: str  # "untimed" or "clock"
+    kind: str  # "untimed", "clock" or "days"
     minutes: int = 0
     increment: int = 0
+    days: int = 0
 
     @classmethod
     def untimed(cls) -> TimeControl:
@@ -48,29 +53,46 @@ class TimeControl:
         return cls("clock", minutes, increment) if minutes else cls.untimed()
 
     @classmethod
+    def correspondence(cls, days: int) -> TimeControl:
+        if days not in DAYS_PER_MOVE:
+            choices = ", ".join(map(str, DAYS_PER_MOVE))
+            raise ActionRefused(f"A correspondence game has {choices} days per move.", "bad_input")
+        return cls("days", days=days)
+
+    @classmethod
     def from_key(cls, key: str) -> TimeControl:
         if key == "untimed":
             return cls.untimed()
-        m = _CLOCK.fullmatch(key)
-        if m is None:
-            raise ActionRefused(f"Unknown time control {key[:30]!r}.", "bad_input")
-        return cls.clock(int(m[1]), int(m[2]))
+        if m := _CLOCK.fullmatch(key):
+            return cls.clock(int(m[1]), int(m[2]))
+        if m := _DAYS.fullmatch(key):
+            return cls.correspondence(int(m[1]))
+        raise ActionRefused(f"Unknown time control {key[:30]!r}.", "bad_input")
 
     @property
     def key(self) -> str:
+        if self.kind == "days":
+            return f"days:{self.days}"
         return "untimed" if self.kind == "untimed" else f"clock:{self.minutes}+{self.increment}"
 
     @property
     def label(self) -> str:
         if self.kind == "untimed":
             return "Untimed"
+        if self.kind == "days":
+            return f"{self.days} day{'s' if self.days > 1 else ''} per move"
         return f"{self.minutes} min + {self.increment} s"
 
     def game_fields(self) -> dict[str, int]:
-        """The clock a game of this time control is created with (lifecycle, Game's fields)."""
-        if self.kind == "untimed":
-            return {"clock_seconds": 0, "clock_increment": 0}
-        return {"clock_seconds": self.minutes * 60, "clock_increment": self.increment}
+        """The time a game of this control is created with (lifecycle, Game's fields)."""
+        days = self.days if self.kind == "days" else 0
+        if self.kind != "clock":
+            return {"clock_seconds": 0, "clock_increment": 0, "days_per_move": days}
+        return {
+            "clock_seconds": self.minutes * 60,
+            "clock_increment": self.increment,
+            "days_per_move": 0,
+        }
 
 
 # What the lobby's Play now offers at one click; any other clock is a custom one (the same two
@@ -80,4 +102,5 @@ PRESETS = (
     TimeControl("clock", 10, 5),
     TimeControl("clock", 20, 10),
     TimeControl("clock", 30, 20),
+    *(TimeControl.correspondence(days) for days in DAYS_PER_MOVE),
 )
