@@ -46,13 +46,13 @@ def decision_since(
 
 
 def days_text(seconds: float) -> str:
-    """Time to answer in a correspondence game, as a person says it: "2 days 3 h", "5 h 12 min",
-    "9 min"."""
+    """Time to answer in a correspondence game, as a person says it: "3 days", "2 days 3 h",
+    "5 h 12 min", "9 min"."""
     minutes = int(seconds // 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
     if days:
-        return f"{days} day{'s' if days > 1 else ''} {hours} h"
+        return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} h" if hours else "")
     if hours:
         return f"{hours} h {minutes} min"
     return f"{max(minutes, 1)} min" if seconds > 0 else "no time"
