@@ -410,6 +410,9 @@ if not 1 <= VENTURE_CHAT_MAX_LENGTH <= 500:
 # mail transfer agent). The timeout bounds how long the one sending thread waits on a server
 # that does not answer.
 VENTURE_SITE_URL = os.environ.get("VENTURE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# How often a page asks whether a game waits for its player (the lobby's "Your turn" list and
+# static/js/turns.js): a turn of days need not be known to the second.
+VENTURE_TURNS_POLL_SECONDS = 30
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Venture <venture@localhost>")
 if os.environ.get("EMAIL_HOST") or not DEBUG:
     MAILERS = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -331,9 +332,6 @@ def seek_list(request: HttpRequest) -> HttpResponse:
 
 
 # your turn ----------------------------------------------------------------------------------------
-TURNS_POLL_SECONDS = 30  # the lobby's "Your turn" list and the notifications' poll (turns.js)
-
-
 def your_turns(request: HttpRequest) -> HttpResponse:
     """The lobby's "Your turn" list, polled by the lobby page."""
     return render(request, "_your_turns.html", _your_turns_context(current_player(request)))
@@ -341,7 +339,7 @@ def your_turns(request: HttpRequest) -> HttpResponse:
 
 def _your_turns_context(player: Player | None) -> dict[str, object]:
     turns = services.correspondence.turns_of(player, timezone.now()) if player else []
-    return {"turns": turns, "turns_poll_seconds": TURNS_POLL_SECONDS}
+    return {"turns": turns, "turns_poll_seconds": settings.VENTURE_TURNS_POLL_SECONDS}
 
 
 def turns_json(request: HttpRequest) -> JsonResponse:
@@ -352,7 +350,7 @@ def turns_json(request: HttpRequest) -> JsonResponse:
     turns = services.correspondence.turns_of(player, timezone.now()) if player else []
     return JsonResponse(
         {
-            "poll_seconds": TURNS_POLL_SECONDS,
+            "poll_seconds": settings.VENTURE_TURNS_POLL_SECONDS,
             "turns": [
                 {
                     "url": t.game.get_absolute_url(),

@@ -15,6 +15,7 @@ browser's notification while a page of the site is open (static/js/turns.js poll
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -47,15 +48,20 @@ def decision_since(
 
 def days_text(seconds: float) -> str:
     """Time to answer in a correspondence game, as a person says it: "3 days", "2 days 3 h",
-    "5 h 12 min", "9 min"."""
-    minutes = int(seconds // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    if days:
+    "5 h 12 min", "9 min". Rounded up, to the hour beyond a day and to the minute within
+    one, so a move just made reads "3 days", not "2 days 23 h"."""
+    if seconds <= 0:
+        return "no time"
+    hours = math.ceil(seconds / 3600)
+    if hours > 24:
+        days, hours = divmod(hours, 24)
         return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} h" if hours else "")
+    hours, minutes = divmod(math.ceil(seconds / 60), 60)
+    if hours == 24:
+        return "1 day"
     if hours:
-        return f"{hours} h {minutes} min"
-    return f"{max(minutes, 1)} min" if seconds > 0 else "no time"
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    return f"{minutes} min"
 
 
 @dataclass(frozen=True)

@@ -55,13 +55,34 @@ def _application(**kwargs):
     return application
 
 
+# The live server runs in another process, so the mail it sends is not in this process's locmem
+# outbox: it writes each mail to a file here (Django's file-based backend), read by
+# `server_outbox`.
+SERVER_MAIL = ARTIFACTS.parent / "server-mail"
+
+
+def _server_setup() -> None:
+    """The live server's settings, set in its process: the test database, mail to files, and
+    a "Your turn" poll a test can wait for."""
+    from django.conf import settings
+
+    set_database_connection()
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": str(SERVER_MAIL)},
+        }
+    }
+    settings.VENTURE_TURNS_POLL_SECONDS = 1
+
+
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     """Daphne serving game.asgi (HTTP, static files and websockets) on the test database."""
     proc = DaphneProcess(
         "127.0.0.1",
         partial(_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=set_database_connection,
+        setup=_server_setup,
     )
     # The child is forked: it must inherit an unblocked database.
     with django_db_blocker.unblock():
@@ -196,3 +217,26 @@ def open_as(request, browser, live_server_url):
             return page
 
         yield open_page_as
+
+
+@pytest.fixture
+def server_outbox():
+    """outbox(): the mails the live server has sent since the test began, oldest first (each
+    an email.message.EmailMessage)."""
+    import email
+    import email.policy
+    import shutil
+
+    shutil.rmtree(SERVER_MAIL, ignore_errors=True)
+    SERVER_MAIL.mkdir(parents=True)
+
+    def outbox() -> list:
+        mails = []
+        for path in sorted(SERVER_MAIL.glob("*.log"), key=lambda p: p.stat().st_mtime_ns):
+            # The backend writes each message followed by a line of 79 dashes.
+            for text in path.read_text().split("-" * 79 + "\n"):
+                if text.strip():
+                    mails.append(email.message_from_string(text, policy=email.policy.default))
+        return mails
+
+    return outbox

@@ -69,9 +69,11 @@ def now():
 # the time control --------------------------------------------------------------------------------
 def test_the_days_left_read_as_a_person_says_them():
     text = services.correspondence.days_text
-    assert text(3 * 86400 + 4) == "3 days"
-    assert text(86400 + 3 * 3600 + 59) == "1 day 3 h"
-    assert text(5 * 3600 + 12 * 60) == "5 h 12 min"
+    assert text(3 * 86400) == text(3 * 86400 - 30) == "3 days"  # a move just made
+    assert text(86400 + 3 * 3600 - 59) == "1 day 3 h"
+    assert text(86400 - 10) == "1 day"
+    assert text(5 * 3600 + 12 * 60 - 30) == "5 h 12 min"
+    assert text(2 * 3600) == "2 h"
     assert (text(30), text(0)) == ("1 min", "no time")
 
 
@@ -180,7 +182,7 @@ def test_a_pace_change_gives_the_deciding_player_no_new_days(alice, bob, now):
 def test_the_board_tells_each_player_the_days_left_and_offers_the_claim_once_they_are_out(
     client, alice, bob, now
 ):
-    game = _paired(alice, bob, now - timedelta(hours=1))
+    game = _paired(alice, bob, now - timedelta(hours=2))
     decider, other = _decider(game)
     client.force_login(decider.user)
     page = client.get(game.get_absolute_url()).content.decode()
@@ -200,7 +202,7 @@ def test_the_board_tells_each_player_the_days_left_and_offers_the_claim_once_the
 
 @pytest.mark.django_db
 def test_your_turn_lists_only_the_games_waiting_for_you(client, alice, bob, now):
-    game = _paired(alice, bob, now)
+    game = _paired(alice, bob, now - timedelta(minutes=1))
     services.arrived(game, alice)  # else her lobby sends her to the game her seek found
     decider, other = _decider(game)
     client.force_login(decider.user)
