@@ -17,7 +17,7 @@ from game.models import Connection, Game, Player, Seek
 from game.services import turn_mail
 from game.services.errors import ActionRefused
 
-from .helpers import make_player, pending
+from .helpers import make_player, option_id, pending, start_position
 
 DAYS3 = services.TimeControl.correspondence(3)
 
@@ -330,3 +330,22 @@ def test_the_mails_link_stops_them_with_one_button_and_a_forged_one_changes_noth
     assert done.status_code == 200 and 'id="turn-mail-off-done"' in done.content.decode()
     alice.refresh_from_db()
     assert not alice.turn_mail
+
+
+@pytest.mark.django_db
+def test_a_takeback_accepted_gives_the_asker_the_full_days_for_the_decision_again(alice, bob, now):
+    game = start_position(alice, bob, "takeback_table.yaml")
+    Game.objects.filter(pk=game.pk).update(days_per_move=2, clock_since=now)
+    game.refresh_from_db()
+    t1, t2 = now + timedelta(days=1), now + timedelta(days=1, hours=5)
+    services.submit_answer(
+        game.pk, alice, option_id(game, "play Forest"), version=game.version, at=t1
+    )
+    game.refresh_from_db()
+    assert game.clock_since == t1
+    services.ask_takeback(game.pk, alice, version=game.version, at=t1)
+    game.refresh_from_db()
+    services.reply_takeback(game.pk, bob, accept=True, version=game.version, at=t2)
+    game.refresh_from_db()
+    assert game.deciding == "alice" and game.clock_since == t2
+    assert services.correspondence.seconds_left(game, t2) == 2 * 86400
