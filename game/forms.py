@@ -24,7 +24,14 @@ from game.decks import STARTER_DECKS
 from game.engine.kinds import PLACEMENT_MAX
 from game.engine.stops import stop_key_problem
 from game.scenario.loader import MAX_FILE_BYTES
-from game.services import MAX_INCREMENT, MAX_MINUTES, PRESETS, ActionRefused, TimeControl
+from game.services import (
+    DAYS_PER_MOVE,
+    MAX_INCREMENT,
+    MAX_MINUTES,
+    PRESETS,
+    ActionRefused,
+    TimeControl,
+)
 
 from .models import Seat
 
@@ -322,6 +329,19 @@ class ClockFields(forms.Form):
 
 
 class CreateGameForm(ClockFields, DeckChoiceForm):
+    # A game with a friend may be a correspondence game too (services/correspondence.py).
+    days_per_move = forms.TypedChoiceField(
+        choices=[
+            (0, "No: a live game"),
+            *((d, f"{d} day{'s' if d > 1 else ''} per move") for d in DAYS_PER_MOVE),
+        ],
+        coerce=int,
+        required=False,
+        empty_value=0,
+        initial=0,
+        label="Correspondence",
+        help_text="Each answer may take days; the opponent may claim the win once they are out.",
+    )
     custom_dungeons = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -349,7 +369,17 @@ class CreateGameForm(ClockFields, DeckChoiceForm):
             for name in DungeonCard.objects.filter(official=False).values_list("name", flat=True)
         ]
 
+    def time_fields(self) -> dict[str, int]:
+        """The game's time: a chess clock, or days per move (never both)."""
+        return {**self.clock(), "days_per_move": self.cleaned_data.get("days_per_move") or 0}
+
     def clean(self) -> dict[str, Any]:
+        if self.cleaned_data.get("days_per_move") and self.cleaned_data.get("clock_minutes"):
+            self.add_error(
+                "days_per_move",
+                "A correspondence game has no chess clock: set the minutes to 0, or choose a "
+                "live game.",
+            )
         upload = self.files.get("scenario") if self.files else None
         if upload:
             data = self.cleaned_data

@@ -231,7 +231,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                     player,
                     scenario=scenario,
                     custom_dungeons=data.get("custom_dungeons", []),
-                    **form.clock(),
+                    **form.time_fields(),
                 )
                 return redirect(game)
         else:
@@ -241,7 +241,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
                 deck_name=data["deck_name"],
                 deck=data["cards"],
                 custom_dungeons=data.get("custom_dungeons", []),
-                **form.clock(),
+                **form.time_fields(),
             )
             return redirect(game)
     return render(request, "create.html", {"form": form, "player": player, "decks": STARTER_DECKS})

@@ -133,7 +133,7 @@ from .takeback import (
     takeback_words,
     withdraw_takeback,
 )
-from .time_controls import MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
+from .time_controls import DAYS_PER_MOVE, MAX_INCREMENT, MAX_MINUTES, PRESETS, TimeControl
 from .training import give_up, lesson_list, start_lesson, start_puzzle, try_again
 from .training_view import TrainingView, training_view
 
@@ -145,6 +145,7 @@ __all__ = [
     "MAX_MINUTES",
     "OpponentResults",
     "PRESETS",
+    "DAYS_PER_MOVE",
     "SEEK_POLL_SECONDS",
     "TimeControl",
     "arrived",

@@ -31,6 +31,7 @@ from .players import acting_seat
 from .practice_seat import is_practice
 from .ratings import may_play_rated
 from .store import commit, completed_counts, lock
+from .time_controls import DAYS_PER_MOVE
 
 
 def dungeon_dicts_in_play(custom: list[str] | tuple[str, ...] = ()) -> list[dict[str, Any]]:
@@ -108,17 +109,24 @@ def create_game(
     custom_dungeons: list[str] | tuple[str, ...] = (),
     clock_seconds: int = 0,
     clock_increment: int = 0,
+    days_per_move: int = 0,
     dungeons: list[dict[str, Any]] | None = None,
     position: int = 0,
 ) -> Game:
     """An open game with the host seated; the second player joins by the invite link. The
     dungeons it may use (the official ones plus `custom_dungeons`) are copied now, unless
     `dungeons` gives the cards themselves (another game's, to play on from its position). With
-    `clock_seconds`, each player has that much time (plus `clock_increment` per answer). The
+    `clock_seconds`, each player has that much time (plus `clock_increment` per answer); with
+    `days_per_move` (one of DAYS_PER_MOVE, never with a clock), it is a correspondence game. The
     host sits at `position`: 0 plays a scenario's first player, 1 its second (the seat order
     is the order of the position's players)."""
     if position not in (0, 1) or (position and not scenario):
         raise ActionRefused("Choose the first or the second player of the position.", "bad_input")
+    if days_per_move and (days_per_move not in DAYS_PER_MOVE or clock_seconds):
+        days = ", ".join(map(str, DAYS_PER_MOVE))
+        raise ActionRefused(
+            f"A correspondence game has {days} days per move, and no chess clock.", "bad_input"
+        )
     with transaction.atomic():
         game = Game.objects.create(
             created_by=player,
@@ -129,6 +137,7 @@ def create_game(
             else dungeon_dicts_in_play(custom_dungeons),
             clock_seconds=clock_seconds,
             clock_increment=clock_increment,
+            days_per_move=days_per_move,
         )
         Seat.objects.create(
             game=game,

@@ -349,3 +349,19 @@ def test_a_takeback_accepted_gives_the_asker_the_full_days_for_the_decision_agai
     game.refresh_from_db()
     assert game.deciding == "alice" and game.clock_since == t2
     assert services.correspondence.seconds_left(game, t2) == 2 * 86400
+
+
+@pytest.mark.django_db
+def test_a_game_with_a_friend_may_be_a_correspondence_game_but_not_with_a_clock_too(client, alice):
+    client.force_login(alice.user)
+    form = {"deck": "Varis (green-white)", "clock_minutes": "0", "days_per_move": "7"}
+    response = client.post(reverse("create_game"), form)
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert (game.days_per_move, game.clock_seconds) == (7, 0)
+    for bad in ({"clock_minutes": "10", "days_per_move": "3"}, {"days_per_move": "5"}):
+        refused = client.post(reverse("create_game"), {**form, **bad})
+        assert refused.status_code == 200 and Game.objects.count() == 1
+        assert 'class="errors"' in refused.content.decode()
+    with pytest.raises(ActionRefused):
+        services.create_game(alice, deck_name="V", deck=list(GREEN_WHITE_VARIS), days_per_move=4)
