@@ -76,8 +76,11 @@ def plan_payment(
     """Find how to pay `cost`: mana from the pool first, then sources in rank order.
 
     Returns (mana taken from the pool, [(source, color it makes)]) or None when it can't be paid.
-    Colored requirements are matched first with a small backtracking search, so a Forest is never
-    spent on generic mana while a green requirement is left to a Treasure. Which sources to
+    Each source appears at most once: one activation of its mana ability adds all of its mana,
+    `amount` mana of the one color chosen (CR 605.3b, 106.4), and any of that mana may pay any
+    symbol of its color or generic mana (CR 601.2h). So a source making {G}{G} pays two {G}
+    symbols. Colored symbols are matched first with a small backtracking search, so a Forest is
+    never spent on generic mana while a green requirement is left to a Treasure. Which sources to
     keep for the cards still in hand is `best_payment`'s choice, made with this plan.
     """
     pool = dict(pool)
@@ -97,46 +100,73 @@ def plan_payment(
             pool[color] -= 1
             from_pool[color] = from_pool.get(color, 0) + 1
             generic -= 1
-    ordered = sorted(
-        sources,
-        key=lambda s: (s.rank, s.obj_id),
-    )
+    ordered = sorted(sources, key=lambda s: (s.rank, s.obj_id))
     used: list[tuple[ManaSource, str]] = []
     taken: set[int] = set()
+    # Mana the sources already chosen make beyond the symbols they pay so far, by color.
+    spare: dict[str, int] = {}
 
     def assign(i: int) -> bool:
         if i == len(need_colored):
             return True
         color = need_colored[i]
-        for s in ordered:
-            if s.obj_id in taken or color not in s.produces:
-                continue
-            taken.add(s.obj_id)
-            used.append((s, color))
+        if spare.get(color, 0) > 0:
+            # Mana of this color that a chosen source makes anyway pays the symbol: any payment
+            # tapping another source for it instead can swap the two and lose nothing, so this
+            # needs no other branch.
+            spare[color] -= 1
             if assign(i + 1):
                 return True
+            spare[color] += 1
+            return False
+        tried: set[tuple[str, int, int]] = set()
+        for s in ordered:
+            kind = (s.produces, s.amount, s.rank)
+            if s.obj_id in taken or color not in s.produces or kind in tried:
+                continue
+            tried.add(kind)  # an unused source alike would fare the same: not tried again
+            taken.add(s.obj_id)
+            used.append((s, color))
+            spare[color] = spare.get(color, 0) + s.amount - 1
+            if assign(i + 1):
+                return True
+            spare[color] -= s.amount - 1
             taken.discard(s.obj_id)
             used.pop()
         return False
 
     if not assign(0):
         return None
-    # A source that makes more than one mana (CR 106.4: the rest stays in the pool) is
-    # treated as making its whole amount for the first requirement it is used for.
-    surplus = sum(s.amount - 1 for s, _ in used)
-    generic = max(0, generic - surplus)
+    # What the colored symbols leave of the chosen sources' mana pays generic mana first
+    # (CR 106.4: mana left over stays in the pool).
+    generic -= sum(spare.values())
+    extra: list[tuple[ManaSource, str]] = []
     for s in ordered:
         if generic <= 0:
             break
         if s.obj_id in taken:
             continue
-        taken.add(s.obj_id)
-        color = "C" if "C" in s.produces else s.produces[0]
-        used.append((s, color))
+        extra.append((s, "C" if "C" in s.produces else s.produces[0]))
         generic -= s.amount
     if generic > 0:
         return None
-    return from_pool, used
+    return from_pool, used + extra
+
+
+def _without_spare(
+    cost: ManaCost,
+    pool: dict[str, int],
+    plan: tuple[dict[str, int], list[tuple[ManaSource, str]]],
+) -> tuple[dict[str, int], list[tuple[ManaSource, str]]]:
+    """`plan` without the sources the others pay without, the latest in rank order left out
+    first. The ordered plan may tap a land for a symbol that a source making several mana
+    chosen later pays anyway; its mana would only wait in the pool."""
+    used = [s for s, _ in plan[1]]
+    for s in sorted(used, key=lambda s: (s.rank, s.obj_id), reverse=True):
+        smaller = plan_payment(cost, pool, [x for x in used if x is not s])
+        if smaller is not None:
+            return _without_spare(cost, pool, smaller)
+    return plan
 
 
 # Keeping the hand castable ---------------------------------------------------------------------
@@ -159,11 +189,15 @@ def best_payment(
     then the sources whose colours the hand's symbols ask for least.
     Returns a plan as `plan_payment` does, or None when `cost` can't be paid."""
     first = plan_payment(cost, pool, sources)
-    if first is None or not hand or not sources:
+    if first is None or not sources:
         return first
-    from_pool, _ = first
+    from_pool, ordered_plan = first
     need = cost.mana_value - sum(from_pool.values())
     if need <= 0:
+        return first
+    if sum(s.amount for s, _ in ordered_plan) > need:  # only then may a source be spare
+        first = _without_spare(cost, pool, first)
+    if not hand:
         return first
     pool_left = {c: n - from_pool.get(c, 0) for c, n in pool.items()}
     demand: dict[str, int] = {}  # the coloured symbols of the hand, for the last tie-break

@@ -230,6 +230,13 @@ CASES = [
         " above the 7/5 it loses (a known weakness, left open in issue 26)",
     ),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
+    Case(
+        "casts_varis_with_a_two_mana_source.yaml",
+        "bob",
+        _casts("Varis, Silverymoon Ranger"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it forgets a spell 30% of the time",
+    ),
     Case("room_for_lethal.yaml", "bob", _activates("activate Dungeon Map: {3}")),
     Case(
         "blocks_to_survive_when_the_attack_is_lethal.yaml",
