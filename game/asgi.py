@@ -6,12 +6,18 @@ Run with `daphne game.asgi:application`.
 import os
 import sys
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "game.settings")
 
-# Django must be set up before anything that imports models (consumers, auth middleware).
-django_asgi_app = get_asgi_application()
+# Django must be set up before anything that imports models (consumers, auth middleware), as
+# django.core.asgi.get_asgi_application does; its handler, with a bound on the requests at work
+# at once (game/runtime/http_slots.py).
+django.setup(set_prefix=False)
+
+from game.runtime.http_slots import SlottedASGIHandler  # noqa: E402
+
+django_asgi_app = SlottedASGIHandler()
 
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

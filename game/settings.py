@@ -40,6 +40,10 @@ Environment:
                           (default "2/10": a spectator's page has no form to send)
     VENTURE_DB_THREADS    threads per process for the websockets' database work and renders
                           (default 1; each holds its own database connection)
+    VENTURE_HTTP_CONCURRENCY  HTTP requests a process works on at once (default 16); the others
+                          wait their turn. Each holds a database connection while it works:
+                          processes x (this + VENTURE_DB_THREADS + 1) must stay under the
+                          database's max_connections (game/runtime/http_slots.py)
     VENTURE_GC_THRESHOLDS the garbage collector's thresholds in a server process (default
                           "3000,10,10"; "" keeps Python's 700,10,10): game/runtime/gc_tuning.py
     VENTURE_COMPUTER      who runs the computer opponent's turns (game/computer_turns.py):
@@ -439,6 +443,12 @@ else:
 # 112 and 529-621 with four; docs/performance.md, "The database pool"). SQLite has one writer at
 # a time anyway: a second thread that wants to write sleeps in its busy handler.
 VENTURE_DB_THREADS = int(os.environ.get("VENTURE_DB_THREADS", "1"))
+# HTTP requests a process works on at once, each on a thread and a connection of its own
+# (game/runtime/http_slots.py): a burst beyond waits in the event loop instead of opening more
+# connections than PostgreSQL allows (100 by default, shared by every process).
+VENTURE_HTTP_CONCURRENCY = int(os.environ.get("VENTURE_HTTP_CONCURRENCY", "16"))
+if VENTURE_HTTP_CONCURRENCY < 1:
+    raise ImproperlyConfigured("VENTURE_HTTP_CONCURRENCY: at least 1")
 # The garbage collector's thresholds in a server process (game/runtime/gc_tuning.py); "" keeps
 # Python's.
 _gc = os.environ.get("VENTURE_GC_THRESHOLDS", "3000,10,10")

@@ -1,4 +1,5 @@
-"""The performance machinery, behind one seam: the database thread pool (`dbpool`), compiled
+"""The performance machinery, behind one seam: the database thread pool (`dbpool`), Django's
+HTTP handler with a bound on the requests at work at once (`http_slots`), compiled
 statements sent together (`prepared`), one heartbeat per process (`heartbeats`), a consumer's
 messages without Channels' connection tidying (`dispatch`), requests of one key served by one
 pool call (`batches`), the garbage collector's tuning (`gc_tuning`), the board's Jinja2

@@ -24,8 +24,10 @@ Async code (a consumer) calls `acheck`: with Redis a check is a network round tr
 from __future__ import annotations
 
 import functools
+import importlib
 import ipaddress
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -90,18 +92,29 @@ def wait_text(seconds: int) -> str:
 
 # The limiter ------------------------------------------------------------------------------------
 _limiter: SlidingWindowCounterRateLimiter | None = None
+_making = threading.Lock()
 
 
 def _the_limiter() -> SlidingWindowCounterRateLimiter:
-    """Made on first use, in the process that uses it (a forked server makes its own)."""
+    """Made on first use, in the process that uses it (a forked server makes its own), by one
+    thread: the first requests of a new process come at once, each in a thread of its own."""
     global _limiter
-    if _limiter is None:
-        uri = settings.VENTURE_RATE_LIMIT_STORAGE
-        options = {}
-        if not uri.startswith("memory"):
-            options["key_prefix"] = settings.VENTURE_RATE_LIMIT_PREFIX
-        _limiter = SlidingWindowCounterRateLimiter(storage_from_string(uri, **options))
-    return _limiter
+    limiter = _limiter
+    if limiter is not None:
+        return limiter
+    with _making:
+        if _limiter is None:
+            uri = settings.VENTURE_RATE_LIMIT_STORAGE
+            options = {}
+            if not uri.startswith("memory"):
+                options["key_prefix"] = settings.VENTURE_RATE_LIMIT_PREFIX
+                # `limits` imports its client library only if it is not in sys.modules yet and
+                # then reads its __version__: a module another thread is still importing has
+                # none yet, and the storage refuses it ("Found version: 0.0.0"). An import
+                # statement waits for that import to finish.
+                importlib.import_module("redis")
+            _limiter = SlidingWindowCounterRateLimiter(storage_from_string(uri, **options))
+        return _limiter
 
 
 @receiver(setting_changed)

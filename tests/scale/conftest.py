@@ -9,6 +9,7 @@ and can't be started, and the reason names which.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,18 +49,26 @@ def deployment() -> Iterator[Deployment]:
         _servers.drop_database(dbname)
 
 
-@pytest.fixture
-def two_servers(deployment: Deployment, request) -> Iterator[list[_servers.Daphne]]:
-    """Two Daphne processes on the shared database and channel layer; their output is kept in
-    test-artifacts/scale/<test>-<n>.log."""
+@contextmanager
+def running(env: dict[str, str], name: str, count: int = 2) -> Iterator[list[_servers.Daphne]]:
+    """`count` Daphne processes with the environment `env`, stopped on the way out; their output
+    is kept in test-artifacts/scale/<name>-<n>.log."""
     LOGS.mkdir(parents=True, exist_ok=True)
     servers = []
     try:
-        for n in (1, 2):
-            log = LOGS / f"{request.node.name}-{n}.log"
+        for n in range(1, count + 1):
+            log = LOGS / f"{name}-{n}.log"
             log.unlink(missing_ok=True)
-            servers.append(_servers.Daphne(deployment.env, log).start())
+            servers.append(_servers.Daphne(env, log).start())
         yield servers
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.fixture
+def two_servers(deployment: Deployment, request) -> Iterator[list[_servers.Daphne]]:
+    """Two Daphne processes on the shared database and channel layer; their output is kept in
+    test-artifacts/scale/<test>-<n>.log."""
+    with running(deployment.env, request.node.name) as servers:
+        yield servers

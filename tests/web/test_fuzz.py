@@ -44,6 +44,7 @@ FIELD_NAMES = [
 ACTIONS = [
     "answer", "concede", "pace", "claim", "dance", "", "ANSWER",
     "chat", "chat_mute", "chat_free_text", "chat_report",
+    "takeback", "accept_takeback", "decline_takeback", "withdraw_takeback",
 ]  # fmt: skip
 OPTIONS = ["pass", "cast:1", "cast:2", "cast:9999", "activate:3", "room:0", "dungeon:0", ""]
 

@@ -341,3 +341,50 @@ def test_the_environment_changes_single_entries_and_a_bad_value_stops_the_server
         assert done.returncode != 0 and "VENTURE_RATE_LIMITS: give a JSON object" in done.stderr
     done = settings_from({"VENTURE_TRUSTED_PROXIES": "10.0.0.1, nginx"})
     assert done.returncode != 0 and "'nginx' is not an address or a network" in done.stderr
+
+
+# A new process's first requests -----------------------------------------------------------------
+FIRST_CHECKS = """
+import sys, threading
+import django
+django.setup()
+assert "redis" not in sys.modules, "redis was imported before the first check"
+from game.services import rate_limits
+barrier, made, errors = threading.Barrier(32), [], []
+def first_check():
+    barrier.wait()
+    try:
+        made.append(id(rate_limits._the_limiter()))
+    except Exception as e:
+        errors.append(repr(e))
+threads = [threading.Thread(target=first_check) for _ in range(32)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(len(set(made)), len(made), errors[:1])
+"""
+
+
+def test_a_new_processs_first_checks_at_once_all_get_the_one_redis_limiter():
+    # A server's first requests come at once, each in a thread, and the first checks import the
+    # Redis client: every one gets the one limiter, none an error (a 500 page). The race shows
+    # in some processes only, so in several, side by side. (Making the limiter connects to
+    # nothing: no Redis server is needed.)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "VENTURE_"))}
+    env = {**clean, "DJANGO_SETTINGS_MODULE": "game.settings", "REDIS_URL": "redis://127.0.0.1:1/0"}
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", FIRST_CHECKS],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    for run in runs:
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 0, err
+        assert out.strip() == "1 32 []", out

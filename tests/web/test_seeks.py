@@ -383,3 +383,58 @@ def test_cancel_from_the_lobby(client, alice):
     assert client.post("/seek/cancel/")["Location"] == "/"
     assert not Seek.objects.exists()
     assert "Play now" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_forged_play_now_forms_are_refused_with_a_sentence_and_seek_nothing(client, alice):
+    client.force_login(alice.user)
+    cases = [
+        ({"time_control": "clock:0+0"}, "Select a valid choice."),  # a key the form does not offer
+        ({"time_control": "days:99"}, "Select a valid choice."),
+        ({"time_control": "untimed' OR 1=1"}, "Select a valid choice."),
+        (
+            {"time_control": "custom", "clock_minutes": "100000", "clock_increment": "3"},
+            "Ensure this value is less than or equal to 180.",
+        ),
+        (
+            {"time_control": "custom", "clock_minutes": "-5", "clock_increment": "3"},
+            "Ensure this value is greater than or equal to 0.",
+        ),
+        ({"mode": "ranked"}, "Select a valid choice."),
+        ({"deck": "The best deck (all Black Lotus)"}, "Select a valid choice."),
+        (
+            {"deck": "__imported__", "decklist": "36 Forest\n4 Black Lotus"},
+            "Line 2: unknown card &#x27;Black Lotus&#x27;.",
+        ),
+        ({"time_control": ""}, "This field is required."),
+    ]
+    for fields, sentence in cases:
+        response = post_seek(client, **fields)
+        page = response.content.decode()
+        assert response.status_code == 400, fields
+        assert sentence in page and 'id="play-now-panel"' in page, (fields, sentence)
+    assert not Seek.objects.exists() and not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_seek_is_always_the_senders_own_and_no_one_else_can_poll_or_cancel_it(alice, bob):
+    from django.test import Client
+
+    a, b, anonymous = Client(), Client(), Client()
+    a.force_login(alice.user)
+    b.force_login(bob.user)
+    # A field naming another player is not one of the form's: the seek is the sender's.
+    post_seek(b, player=str(alice.pk), player_id=str(alice.pk))
+    (waiting,) = Seek.objects.all()
+    assert waiting.player == bob
+    # Alice, who has no seek, polls and cancels: she is sent to the lobby, bob's seek stays.
+    assert a.post("/seek/status/", HTTP_HX_REQUEST="true")["HX-Redirect"] == "/"
+    assert a.post("/seek/cancel/")["Location"] == "/"
+    # Without a session, nothing is sought, polled or cancelled: the log-in page.
+    for url in ("/seek/", "/seek/status/", "/seek/cancel/"):
+        response = anonymous.post(url, {"seek-deck": "Varis (green-white)"})
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+    # Play now only posts.
+    assert b.get("/seek/").status_code == 405
+    assert list(Seek.objects.values_list("player_id", "game_id")) == [(bob.pk, None)]
+    assert not Game.objects.exists()

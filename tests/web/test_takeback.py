@@ -5,10 +5,13 @@ VENTURE_TAKEBACKS_PER_PLAYER asks a game. Every refusal is a sentence and change
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import timedelta
 
 import pytest
 import yaml
+from django.test import Client
 from django.utils import timezone
 
 from game import services
@@ -212,7 +215,8 @@ def test_refused_after_the_opponent_answered(alice, bob):
     assert not view_of(game, alice).allowed and view_of(game, alice).why_not == message
 
 
-def test_refused_after_a_draw(alice, bob):
+def _after_bobs_draw(alice, bob) -> Game:
+    """The table once alice's turn has ended on her own answers and bob's began with a draw."""
     game = start_position(alice, bob, TABLE)
     game = answer(game, alice, "play Forest")
     game = answer(game, alice, "pass")
@@ -220,8 +224,44 @@ def test_refused_after_a_draw(alice, bob):
     while pending(game).player == "alice":
         game = answer(game, alice, "pass")
     assert game.turn == 6 and pending(game).player == "bob"
+    return game
+
+
+def test_refused_after_a_draw(alice, bob):
+    game = _after_bobs_draw(alice, bob)
     message = refused(game, alice)
     assert message == "Your last answer can't be taken back: since then a card left bob's library."
+    assert view_of(game, alice).why_not == message and view_of(game, alice).what == ""
+
+
+def test_only_the_opponent_may_reply_to_a_request_and_only_the_asker_withdraw_it(alice, bob):
+    carol = make_player("carol")
+    game = start_position(alice, bob, TABLE)
+    game = ask(answer(game, alice, "play Forest"), alice)
+    before = stored(game)
+    forged = [
+        # (who, what, code, sentence)
+        (alice, "accept", "no_takeback", "There is no request to take back an answer to reply"),
+        (alice, "decline", "no_takeback", "There is no request to take back an answer to reply"),
+        (bob, "withdraw", "no_takeback", "You have no request to take back an answer to withdraw"),
+        (carol, "accept", "no_seat", "You are watching this game; only its two players can act."),
+        (None, "accept", "no_seat", "You are watching this game; only its two players can act."),
+        (carol, "ask", "no_seat", "You are watching this game; only its two players can act."),
+    ]
+    calls = {
+        "accept": lambda who, **kw: services.reply_takeback(game.pk, who, accept=True, **kw),
+        "decline": lambda who, **kw: services.reply_takeback(game.pk, who, accept=False, **kw),
+        "withdraw": lambda who, **kw: services.withdraw_takeback(game.pk, who, **kw),
+        "ask": lambda who, **kw: services.ask_takeback(game.pk, who, **kw),
+    }
+    for n, (who, what, code, sentence) in enumerate(forged):
+        with pytest.raises(services.ActionRefused) as e:
+            calls[what](who, version=game.version, action_id=f"forged-{n}")
+        assert (e.value.code, e.value.message[: len(sentence)]) == (code, sentence), (who, what)
+        assert stored(game) == before  # the request still pending, nothing else moved
+    assert view_of(game, bob).theirs == "alice plays Forest"
+    game = reply(game, bob, accept=True)  # the one who may
+    assert game.version == 0
 
 
 def _shuffling_dungeon() -> dict:
@@ -439,6 +479,40 @@ def test_a_takeback_asked_and_accepted_by_plain_posts(client, alice, bob):
     assert (
         "already received and applied once" in client.get(game.get_absolute_url()).content.decode()
     )
+
+
+def test_a_forged_takeback_post_after_a_draw_is_refused_on_the_page_and_changes_nothing(
+    client, alice, bob
+):
+    game = _after_bobs_draw(alice, bob)
+    client.force_login(alice.user)
+    reason = "Your last answer can't be taken back: since then a card left bob's library."
+    page = client.get(game.get_absolute_url()).content.decode()
+    # The button is there, inert, with the reason beside it, and no form to send.
+    button = re.search(r'<span class="inline takeback">(.*?)</span></span>', page, re.S)
+    assert button is not None, "no inert takeback button"
+    assert 'id="takeback" aria-disabled="true"' in button.group(1)
+    assert html.unescape(button.group(1)).endswith(reason)
+    assert 'name="action" value="takeback"' not in page
+    before = stored(game)
+    sentences = {
+        "takeback": reason,
+        "accept_takeback": "There is no request to take back an answer to reply to",
+        "withdraw_takeback": "You have no request to take back an answer to withdraw",
+    }
+    for n, (action, sentence) in enumerate(sentences.items()):
+        fields = {"action": action, "version": game.version, "action_id": f"post-forged-{n}"}
+        response = client.post(f"/g/{game.code}/act/", fields, follow=True)
+        assert response.redirect_chain == [(game.get_absolute_url(), 302)]
+        assert sentence in html.unescape(response.content.decode()), action
+        assert stored(game) == before
+    # Someone not seated posts the same: refused, nothing changed.
+    carol = Client()
+    carol.force_login(make_player("carol").user)
+    fields = {"action": "takeback", "version": game.version, "action_id": "post-forged-carol"}
+    response = carol.post(f"/g/{game.code}/act/", fields, follow=True)
+    assert "only its two players can act" in response.content.decode()
+    assert stored(game) == before
 
 
 def test_another_process_never_uses_its_engine_of_the_log_before_a_takeback(

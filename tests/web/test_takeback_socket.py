@@ -119,6 +119,31 @@ async def test_a_refusal_is_a_sentence_to_the_sender_alone_and_changes_nothing()
     await b.close()
 
 
+async def test_a_reply_from_anyone_but_the_opponent_is_refused_and_the_request_stands():
+    alice, bob, game, a, b = await played_forest()
+    carol = await db(make_player)("carol")
+    await send(a, game, "takeback")
+    await shown(b, "alice asks to take back an answer")
+    strangers = [
+        await connect(game, carol),
+        await connect(game),  # no session at all
+        await connect(game, bob, path="watch/"),  # the opponent's spectator page
+    ]
+    for sock in strangers:
+        for action in ("accept_takeback", "decline_takeback", "withdraw_takeback"):
+            assert "only its two players can act" in await send(sock, game, action), action
+        await sock.close()
+    # The asker can't answer her own request.
+    reply = await send(a, game, "accept_takeback")
+    assert "There is no request to take back an answer to reply to" in reply
+    await db(game.refresh_from_db)()
+    assert game.version == 1 and game.log_epoch == 0
+    assert await db(Seat.objects.filter(game=game, takeback_to=0).count)() == 1
+    assert 'id="accept-takeback"' in b.text  # still bob's to answer
+    await a.close()
+    await b.close()
+
+
 def _against_easy_computer(alice) -> Game:
     with transaction.atomic():
         return _start_against_easy_computer(alice)
