@@ -17,15 +17,18 @@ from game.engine.decisions import Decision
 from game.engine.state import GameState, Obj
 
 from .answers import Answer, valid_subset
-from .blocks import plan_blocks, worst_order
+from .blocks import DANGER, Race, plan_blocks, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body, permanent_value
 from .habits import Habits, habits
+from .rooms import initiative_drain, venture_value
 from .rules import Rules, is_creature
 
 # How far down a trade the attacker offers when ahead or racing for the initiative: the blocker
 # it takes must be worth at least this share of the attacker.
 TRADE_DOWN = 0.5
+# Holding the initiative, apart from the rooms it ventures into (features.side_value's weight).
+INITIATIVE = 3.0
 
 
 class CombatRules(Rules):
@@ -110,10 +113,32 @@ class CombatRules(Rules):
             return _could_block(g, home_objs[b.id], their_objs[a.id])
 
         chosen = set(chosen)
-        for oid in sorted(chosen - forced, key=lambda i: (-mine[i].toughness, i)):
-            if least_damage_through(their_all, guards(chosen), legal) < my_life:
-                break
-            chosen.discard(oid)
+        # The crack-back must leave the seat out of danger, not merely alive: a burn spell, a
+        # pump or a room's drain on top of it finishes a player left at DANGER or less.
+        floor = my_life - DANGER
+        # The initiative: whoever holds it after this attack hands it over to a crack-back that
+        # connects, and the other player, taking it or holding it at its upkeep, ventures into
+        # a room that may drain more (Trap!).
+        opp = g.opponent(me)
+        they_hold = g.player(opp).initiative
+        drain = initiative_drain(g, opp, me) if they_hold or g.player(me).initiative else 0
+
+        def cost(attacking: set[int]) -> int:
+            hit = least_damage_through(their_all, guards(attacking), legal)
+            return hit + drain if hit > 0 or (they_hold and not attacking) else hit
+
+        through = cost(chosen)
+        while through >= floor:
+            # The attacker whose staying home stops most of the crack-back, the toughest first.
+            best: tuple[int, int] | None = None
+            for oid in sorted(chosen - forced, key=lambda i: (-mine[i].toughness, i)):
+                left = cost(chosen - {oid})
+                if left < through and (best is None or left < best[0]):
+                    best = (left, oid)
+            if best is None:
+                break  # no guard stops any of it: attacking is the only way out
+            through = best[0]
+            chosen.discard(best[1])
         return chosen
 
     def _forced_attackers(self, d: Decision) -> set[int]:
@@ -151,6 +176,17 @@ class CombatRules(Rules):
     def _board(self, g: GameState, name: str) -> float:
         return sum(permanent_value(g, o) for o in g.controlled(name) if is_creature(g, o))
 
+    def _race(self, g: GameState) -> Race:
+        """The race as the seat blocks: the damage the other side's creatures out of this
+        combat could deal next turn."""
+        attacking = g.combat.attackers if g.combat else {}
+        home = [
+            body(g, o)
+            for o in g.controlled(g.opponent(self.seat))
+            if _may_attack_later(g, o) and o.id not in attacking
+        ]
+        return Race(sum(fight(b).to_defender for b in home))
+
     def on_declare_blockers(self, g: GameState, d: Decision) -> Answer:
         attackers: dict[int, Body] = {}
         able: dict[int, list[Body]] = {}
@@ -165,15 +201,37 @@ class CombatRules(Rules):
                 attackers[o.id] = body(g, o)
         aims = g.combat.attackers if g.combat else {}
         at_walkers = frozenset(aid for aid, whom in aims.items() if whom != self.seat)
+        # Easy doesn't see what the initiative is worth in a block.
+        keep_clear = initiative_worth(g, self.seat) if self.sloppy == 0 else 0.0
+        # Damage that reaches a player holding the initiative hands it over, and the room the
+        # attacker ventures into may drain more (Trap!): Easy doesn't count it.
+        on_hit = 0
+        if self.sloppy == 0 and g.player(self.seat).initiative:
+            on_hit = initiative_drain(g, g.opponent(self.seat), self.seat)
         blocks = plan_blocks(
             list(attackers.values()),
             able,
             g.player(self.seat).life,
             at_walkers=at_walkers,
             slip=self.slip,
+            keep_clear=keep_clear,
+            on_hit=on_hit,
+            race=self._race(g) if self.sloppy == 0 else None,
         )
         chosen = [f"b{b.id}:{aid}" for aid, group in blocks.items() for b in group]
         return valid_subset(d, chosen)
+
+
+def initiative_worth(g: GameState, seat: str) -> float:
+    """What keeping the initiative through the other player's combat is worth to `seat` (0 when
+    it doesn't hold it): combat damage to it hands the initiative over, and the other player
+    ventures into Undercity as it takes it (CR 725.2), while the seat would venture at its own
+    upkeep (both rooms as `rooms.venture_value` reads them)."""
+    if not g.player(seat).initiative:
+        return 0.0
+    theirs = venture_value(g, g.opponent(seat), undercity=True)
+    mine = venture_value(g, seat, undercity=True)
+    return INITIATIVE + max(0.0, theirs) + max(0.0, mine)
 
 
 def _can_ever_block(g: GameState, o: Obj) -> bool:

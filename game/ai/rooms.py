@@ -9,6 +9,7 @@ the best path after it, so a choice looks ahead to the bottom of the dungeon.
 
 from __future__ import annotations
 
+from game.engine.continuous import player_has_hexproof
 from game.engine.dungeon import dungeon_choices, venture_restricted
 from game.engine.ops import reading
 from game.engine.state import GameState
@@ -63,3 +64,45 @@ def venture_value(g: GameState, seat: str, *, undercity: bool = False) -> float:
         return 0.0
     spec = g.dungeons[best_dungeon(g, seat, names)]
     return room_value(g, seat, spec, spec.top)
+
+
+def drain(g: GameState, step: dict, venturer: str, victim: str) -> int:
+    """The life `victim` loses to a step of `venturer`'s room (a step that `drains`: "each
+    opponent loses 1 life", Trap!'s "target player loses 5 life", which the venturer aims at the
+    other player unless that player has hexproof)."""
+    r = reading(step)
+    if not r.drains:
+        return 0
+    who = str(step.get("who", "you"))
+    if who == "each_player":
+        hit = True
+    elif who == "you":
+        hit = victim == venturer
+    elif who.startswith("target"):
+        hit = victim != venturer and not player_has_hexproof(g, victim)
+    else:  # each opponent
+        hit = victim != venturer
+    return int(step.get("amount", 0)) if hit else 0
+
+
+def initiative_drain(g: GameState, venturer: str, victim: str) -> int:
+    """The most life `victim` can lose to the room `venturer` enters by venturing into Undercity
+    once more (taking the initiative, or at its upkeep while holding it, CR 725.2): the rooms
+    after its venture marker, or the first room of Undercity when it is in no dungeon or at the
+    bottom of one. Public: both markers are on the table."""
+    if venture_restricted(g, venturer):
+        return 0
+    p = g.player(venturer)
+    rooms: list[tuple[object, str]] = []
+    if p.dungeon is not None and p.dungeon.spec.rooms[p.dungeon.room].leads_to:
+        spec = p.dungeon.spec
+        rooms = [(spec, n) for n in spec.rooms[p.dungeon.room].leads_to]
+    else:
+        rooms = [(g.dungeons[n], g.dungeons[n].top) for n in dungeon_choices(g, True)]
+    return max(
+        (
+            sum(drain(g, s, venturer, victim) for s in spec.rooms[room].effect)  # type: ignore[attr-defined]
+            for spec, room in rooms
+        ),
+        default=0,
+    )

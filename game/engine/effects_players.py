@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .carddef import Step
 from .choices import Gen, choose_objects, yes_no
+from .continuous import player_has_hexproof
 from .decisions import Decision, Option
 from .dungeon import venture, venture_restricted
 from .effects import Ctx, gain_life, lose_life, players_for, run_steps
@@ -41,17 +42,19 @@ def amount(required: bool = False) -> Param:
     return Param("amount", INT, required=required, minimum=0, help="How many (0 or more).")
 
 
-def _side(step: Step, *, harms: bool) -> int:
+def _side(g: GameState, seat: str, step: Step, *, harms: bool) -> int:
     """Whose players a `who` step names, to the player whose effect it is: 1 its own, -1 its
     opponents', 0 each player's (alike for both). A target player is the one the computer picks:
-    the other player for a step that hurts, itself for one that helps."""
+    the other player for a step that hurts, itself for one that helps, and itself whatever the
+    step does while the other player has hexproof (Keen-Eared Sentry): it can't be targeted by
+    the seat's abilities (CR 702.11d), so a "target player" room must name the seat."""
     who = str(step.get("who", "you"))
     if who == "you":
         return 1
     if who == "each_player":
         return 0
     if who.startswith("target"):
-        return -1 if harms else 1
+        return -1 if harms and not player_has_hexproof(g, g.opponent(seat)) else 1
     return -1
 
 
@@ -61,6 +64,8 @@ def _life_lost_worth(g: GameState, seat: str, step: Step) -> float:
     n = amount_of(step)
     opp = g.opponent(seat)
     who = str(step.get("who", "you"))
+    if who.startswith("target") and _side(g, seat, step, harms=True) == 1:
+        who = "you"  # the only player it may target is the seat itself
     # Their last life, and not one's own as well: the game is won.
     names_them = who in ("each_opponent", "each_player") or who.startswith("target")
     mine_too = who == "each_player" and g.player(seat).life <= n
@@ -70,14 +75,15 @@ def _life_lost_worth(g: GameState, seat: str, step: Step) -> float:
         return 0.6 * n * (2.0 if g.player(opp).life <= 6 else 1.0)
     if who == "each_player":
         return 0.3 * n * (1 if g.player(opp).life < g.player(seat).life else -1)
-    return -0.5 * n
+    # One's own last life lost loses the game.
+    return -WINS if g.player(seat).life <= n else -0.5 * n
 
 
 def _for_each_named(each: float, *, harms: bool) -> Worth:
     """`each` per amount for what the step does to its players, by whose they are (`_side`)."""
 
     def worth(g: GameState, seat: str, step: Step) -> float:
-        return each * amount_of(step) * _side(step, harms=harms)
+        return each * amount_of(step) * _side(g, seat, step, harms=harms)
 
     return worth
 
@@ -88,7 +94,7 @@ def _for_each_named(each: float, *, harms: bool) -> Worth:
     amount(required=True),
     Param("target", TARGET),
     does="each named player loses life",
-    reads=Reading(harms=True, worth=_life_lost_worth),
+    reads=Reading(harms=True, worth=_life_lost_worth, drains=True),
 )
 def op_lose_life(g: GameState, ctx: Ctx, step: Step) -> None:
     for name in players_for(g, ctx, step.get("who", "you")):
@@ -178,7 +184,7 @@ def scry(g: GameState, player: str, n: int) -> Gen:
     asks=(DISCARD,),
     does="discard cards of the player's choice",
     # A rough 0.5 a step (whatever the amount), a cost when it is one's own.
-    reads=Reading(harms=True, worth=lambda g, seat, step: -0.5 * _side(step, harms=True)),
+    reads=Reading(harms=True, worth=lambda g, seat, step: -0.5 * _side(g, seat, step, harms=True)),
 )
 def op_discard(g: GameState, ctx: Ctx, step: Step) -> Gen:
     for name in players_for(g, ctx, step.get("who", "you")):

@@ -159,6 +159,9 @@ class Reading:
     - `boost`: a function of the step giving its `Boost` when the step only changes the fight of
       the creature it names until the end of the turn (None otherwise): a combat trick, which
       the computer keeps for combat, where it changes who dies.
+    - `drains`: the step's `amount` is life that each player its `who` names loses, with no
+      way out: the computer counts a room's drain in what the other player can still take
+      from it (a venture into Trap! on top of an attack).
     """
 
     harms: bool | Callable[[Step], bool]
@@ -167,6 +170,7 @@ class Reading:
     removes: bool = False
     ventures: bool = False
     boost: Callable[[Step], Boost | None] | None = None
+    drains: bool = False
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""

@@ -84,6 +84,11 @@ def _never_attacks_with(name: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
+def _keeps_one_home(game: Engine, ids: list[str]) -> str | None:
+    got = _labels(game, ids)
+    return f"attacked with {got}, leaving nothing home" if len(got) != 1 else None
+
+
 def _passes(game: Engine, ids: list[str]) -> str | None:
     return None if ids == ["pass"] else f"played {_labels(game, ids)}"
 
@@ -362,6 +367,34 @@ CASES = [
         _room("Veils of Fear"),
         levels=("medium", "hard"),
         why=EASY_SLIPS + ": a random room half the time",
+    ),
+    Case(
+        "no_trap_at_itself_past_a_hexproof_player.yaml",
+        "bob",
+        _room("Arena"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": a random room half the time",
+    ),
+    Case(
+        "chumps_the_lifelinker_when_the_next_attack_would_kill.yaml",
+        "bob",
+        _blocks("Goblin blocks Passageway Seer"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it chump-blocks only when this attack would leave it at 4 or less",
+    ),
+    Case(
+        "blocks_to_keep_the_initiative_from_trap.yaml",
+        "bob",
+        _blocks("Goblin blocks Grizzled Outrider"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it doesn't weigh the initiative or the room it hands over",
+    ),
+    Case(
+        "keeps_a_guard_home_when_the_crack_back_and_trap_would_kill.yaml",
+        "bob",
+        _keeps_one_home,
+        ("medium", "hard"),
+        EASY_SLIPS + ": it never keeps blockers home against a lethal counter-attack",
     ),
     Case(
         "magic_missile_all_at_the_face_for_lethal.yaml", "bob", _alice_alone, ("hard",), HARD_ONLY
