@@ -26,7 +26,7 @@ where its controller would want it: to the most valuable blocker first.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -311,17 +311,21 @@ class _Plan:
                 self.add(a, [best[1]])
 
     # 4. chump blocks -------------------------------------------------------------------------
+    def chump_groups(self) -> Iterator[tuple[Body, list[Body]]]:
+        """Each unblocked attacker coming at the seat, with the cheapest blockers enough to
+        block it (two for menace), where there are that many free."""
+        for a in self.unblocked():
+            if a not in self.at_me:
+                continue
+            free = sorted(self.free(a), key=lambda b: (b.value, b.id))
+            need = min_blockers(a)
+            if len(free) >= need:
+                yield a, free[:need]
+
     def chump(self) -> None:
         while self.in_danger():
             best: tuple[int, Body, list[Body]] | None = None
-            for a in self.unblocked():
-                if a not in self.at_me:
-                    continue
-                free = sorted(self.free(a), key=lambda b: (b.value, b.id))
-                need = min_blockers(a)
-                if len(free) < need:
-                    continue
-                group = free[:need]
+            for a, group in self.chump_groups():
                 stopped = fight(a).to_defender - fight(a, group).to_defender
                 if stopped > 0 and (best is None or stopped > best[0]):
                     best = (stopped, a, group)
@@ -336,14 +340,7 @@ class _Plan:
         while True:
             now = self.score(race, keep_clear)
             best: tuple[float, Body, list[Body]] | None = None
-            for a in self.unblocked():
-                if a not in self.at_me:
-                    continue
-                free = sorted(self.free(a), key=lambda b: (b.value, b.id))
-                need = min_blockers(a)
-                if len(free) < need:
-                    continue
-                group = free[:need]
+            for a, group in self.chump_groups():
                 tried = self.copy()
                 tried.add(a, group)
                 gain = tried.score(race, keep_clear) - now
