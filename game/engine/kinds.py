@@ -93,7 +93,7 @@ LAYOUTS = {
             "placement",
             "each looked-at card on top at a position or on the bottom, and one confirm "
             "button: the scry and the order of the cards kept on top answered at once "
-            "(game/services/actions.py, `submit_scry`)",
+            "(game/services/answers.py, `submit_scry`)",
             ("placement", "pos:<id>"),
         ),
         Layout(

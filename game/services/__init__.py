@@ -3,14 +3,15 @@
 Callers import this package and use what it re-exports (`services.submit_answer(...)`); the
 modules behind it:
 
-- `actions`: what a seated player does (answer, a scry placed in one prompt, concede, claim,
-  pace and stops, a rematch offer), the checks every action shares, the time loss, and
-  `perform` for a parsed form or socket message;
+- `acting`, `answers`, `actions`: what a seated player does. `acting`: the frame every action
+  runs in (one transaction, the checks every action shares) and the time loss; `answers`: an
+  answer, or a scry placed in one prompt; `actions`: concede, claim, pace and stops, a rematch
+  offer, and `perform` for a parsed form or socket message;
 - `lifecycle`: checking a scenario, creating, joining (starting), cancelling, the rematch
   (offered, then accepted);
 - `practice`: a dungeon designer's practice game ("Try it"), about to venture into the dungeon;
 - `computer`: the computer opponent's players, games against it, its pending decisions, and
-  answering for it through `actions.submit_answer`;
+  answering for it through `answers.submit_answer`;
 - `engines`: the per-process engine cache, replay and catch-up from the log;
 - `store`: an action's SQL, the lock that starts it and the writes that end it;
 - `clock`: the chess clock as a value, with the time passed in;
@@ -42,16 +43,9 @@ engine and game/runtime, never the other way round.
 """
 
 from . import chat, correspondence, rate_limits, turn_mail
-from .actions import (
-    check_time,
-    claim_win,
-    concede,
-    perform,
-    set_pace,
-    set_stop,
-    submit_answer,
-    submit_scry,
-)
+from .acting import check_time
+from .actions import claim_win, concede, perform, set_pace, set_stop
+from .answers import submit_answer, submit_scry
 from .broadcast import notify_game_changed, set_computer_runner
 from .computer import (
     LEVEL_NAMES,

@@ -3,7 +3,7 @@ decide, and answering for it through the same checks as a person's answer.
 
 The computer is a `Player` per level (`computer_level`), seated like a person; a game against it
 is an ordinary game (stored, logged, replayed, rematched). Its answers go through
-`actions.submit_answer` with the version it thought about and the action id
+`answers.submit_answer` with the version it thought about and the action id
 `computer.<version>` (a browser's ids cannot hold a dot, game/forms.py), so a turn handed out
 twice, to two workers or again after a timeout, is applied once: the second is refused as a
 repeat or as answered already, and changes nothing. After a takeback (services/takeback.py) the
@@ -33,7 +33,7 @@ from django.utils import timezone
 from game.models import Game, Player, Seat
 from game.runtime.thinking import Job
 
-from .actions import submit_answer
+from .answers import submit_answer
 from .computer_limit import check_room_for_computer_game
 from .engines import key_of, reading
 from .errors import ActionRefused

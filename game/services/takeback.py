@@ -17,7 +17,7 @@ answer (alice plays Forest); bob accepted"), kept as a `Takeback` row and writte
 replay where it stands. The words name the answer by the first line it wrote in the game's log,
 which both players read already, so a takeback tells nobody anything hidden.
 
-While a request is pending the game waits: answers and pace changes are refused (actions.py),
+While a request is pending the game waits: answers and pace changes are refused (acting.py),
 concessions and claims are not (the request lapses with the game). Against the computer there
 is no waiting: the computer replies at once, accepting at Easy and declining otherwise.
 """
@@ -36,7 +36,7 @@ from game.engine.game import Engine
 from game.engine.kinds import KINDS
 from game.models import Game, GameAction, Player, Seat, Takeback
 
-from .actions import _Acting, _begin, _run
+from .acting import _Acting, _begin, _run
 from .broadcast import notify_game_changed
 from .clock import clock_of
 from .engines import reading, replay_game
