@@ -1,7 +1,8 @@
 """A player over a real websocket, as the browser is: it receives the fragments the server
 renders for its seat, reads the options it is offered from them, and answers with the same
-fields an htmx form sends (game/forms.py, `parse_action`): action, version, action_id, option
-(or multi / pos:<id>). Used by the bench scripts and by tests/scale/ and tests/reliability/.
+fields an htmx form sends (game/forms/actions.py, `parse_action`): action, version, action_id,
+option (or multi / pos:<id>). Used by the bench scripts and by tests/scale/ and
+tests/reliability/.
 
 `Seat` keeps the latest copy of every fragment by its DOM id (what htmx's out-of-band swaps
 leave on the page), so a test can compare what two players see.

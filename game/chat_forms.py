@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
-from .forms import IGNORED, BadAction, _one
+from .forms.actions import IGNORED, BadAction, _one
 
 CHAT_ACTIONS = ("chat", "chat_mute", "chat_free_text", "chat_report")
 FIELDS = frozenset({"action", "action_id", "quick", "text", "on", "message"})

@@ -73,7 +73,7 @@ from django.utils.html import escape
 from . import board, services
 from .board import batching
 from .chat_forms import ChatInput, is_chat, parse_chat
-from .forms import BadAction, parse_action
+from .forms.actions import BadAction, parse_action
 from .models import Game, Player
 from .runtime import heartbeats
 from .runtime.dbpool import in_pool

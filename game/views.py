@@ -31,19 +31,15 @@ from game.engine.cards import CARDS, TOKENS
 
 from . import board, services
 from .chat_forms import parse_chat
-from .forms import (
+from .forms.accounts import GuestForm, SetPasswordForm, SignUpForm, TurnMailForm
+from .forms.actions import BadAction, parse_action
+from .forms.new_game import (
     IMPORTED,
-    BadAction,
     ComputerGameForm,
     CreateGameForm,
     DeckChoiceForm,
-    GuestForm,
     PlayNowForm,
     PlayOnForm,
-    SetPasswordForm,
-    SignUpForm,
-    TurnMailForm,
-    parse_action,
 )
 from .models import CompletedDungeon, Game, Player, Seat, Seek
 from .services import rate_limits

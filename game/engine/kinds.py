@@ -69,7 +69,7 @@ class Layout:
     name: str
     shows: str
     # The form fields an answer sends besides `action`, `version` and `action_id`
-    # (game/forms.py, `parse_action`); `pos:<id>` is one field per option.
+    # (game/forms/actions.py, `parse_action`); `pos:<id>` is one field per option.
     sends: tuple[str, ...]
 
 
@@ -113,8 +113,8 @@ LAYOUTS = {
 CHECKBOXES = "checkboxes"  # every decision that lets several options be chosen ...
 PLACEMENT = "placement"  # ... but a scry's, whose page answers its order too
 
-# The most cards a placement shows (its form sends a field per card, game/forms.py); a larger
-# scry shows as checkboxes, its order then asked apart as the engine asks it.
+# The most cards a placement shows (its form sends a field per card, game/forms/actions.py); a
+# larger scry shows as checkboxes, its order then asked apart as the engine asks it.
 PLACEMENT_MAX = 100
 
 # The layouts an answer of each shape may show as (one of another shape: any).

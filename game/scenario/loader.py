@@ -17,10 +17,11 @@ from .puzzle_spec import PuzzleSpec, parse_puzzle
 from .yamlines import LineDict, LineList, YamlBounds, YamlRefused, line_of, load_with_lines
 
 # Limits ------------------------------------------------------------------------------------------
-# Anyone may upload a scenario file (the New game form), so a file is bounded before it is read
-# into memory and checked against the sizes a real game can reach. docs/scenarios.md, "Limits",
-# states each one; tests/scenarios/test_hostile_files.py checks the two agree.
-MAX_FILE_BYTES = 64 * 1024  # the upload (game/forms.py); the largest file here is under 5 KiB
+# Anyone may upload a scenario file (the New game form, game/forms/new_game.py), so a file is
+# bounded before it is read into memory and checked against the sizes a real game can reach.
+# docs/scenarios.md, "Limits", states each one; tests/scenarios/test_hostile_files.py checks the
+# two agree.
+MAX_FILE_BYTES = 64 * 1024  # the upload; the largest file here is under 5 KiB
 MAX_DEPTH = 40  # nesting levels, aliases counted (a real file uses 6)
 MAX_NODES = 20_000  # entries once every alias is expanded
 MAX_SCALAR_CHARS = 10_000  # one value

@@ -27,9 +27,9 @@ from .presence import absences
 from .store import commit, completed_counts
 
 if TYPE_CHECKING:
-    from game.forms import Action
+    from game.forms.actions import Action
 
-# The actions of a takeback request (forms.KINDS; services/takeback.py).
+# The actions of a takeback request (forms/actions.py KINDS; services/takeback.py).
 TAKEBACK_ACTIONS = ("takeback", "accept_takeback", "decline_takeback", "withdraw_takeback")
 
 
@@ -180,7 +180,7 @@ def set_stop(
 
 
 def perform(game_id: int, player: Player | None, action: Action) -> None:
-    """Carry out an action parsed from a form or a socket message (forms.parse_action): the
+    """Carry out an action parsed from a form or a socket message (forms/actions.parse_action): the
     one entry of the websocket and of the plain POSTs."""
     common = {"version": action.version, "action_id": action.action_id}
     if action.kind == "answer" and action.placement is not None:

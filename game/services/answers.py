@@ -59,7 +59,7 @@ def submit_scry(
     action_id: str = "",
     at: datetime | None = None,
 ) -> Game:
-    """A scry answered in one prompt (the page's placement, forms.Placement): `bottom` the
+    """A scry answered in one prompt (the page's placement, forms/actions.Placement): `bottom` the
     cards put on the bottom, in that order, `top` the cards kept on top, top first, every card
     of the pending `scry` decision named once. Applied as the engine asks it (CR 701.22a): the
     `scry` answer (the bottom cards), then, when two or more stay on top, the `scry_order`

@@ -4,11 +4,12 @@ decide, and answering for it through the same checks as a person's answer.
 The computer is a `Player` per level (`computer_level`), seated like a person; a game against it
 is an ordinary game (stored, logged, replayed, rematched). Its answers go through
 `answers.submit_answer` with the version it thought about and the action id
-`computer.<version>` (a browser's ids cannot hold a dot, game/forms.py), so a turn handed out
-twice, to two workers or again after a timeout, is applied once: the second is refused as a
-repeat or as answered already, and changes nothing. After a takeback (services/takeback.py) the
-same versions come again with other decisions: the id then names the log's epoch too
-(`computer.<epoch>.<version>`), and an answer thought about before it is refused as stale.
+`computer.<version>` (a browser's ids cannot hold a dot, game/forms/actions.py), so a turn
+handed out twice, to two workers or again after a timeout, is applied once: the second is
+refused as a repeat or as answered already, and changes nothing. After a takeback
+(services/takeback.py) the same versions come again with other decisions: the id then names the
+log's epoch too (`computer.<epoch>.<version>`), and an answer thought about before it is refused
+as stale.
 
 Who runs its turns is game/computer_turns.py's business (a server's child process, or a
 Channels worker); what it thinks is game/ai/'s. `store.commit` hands out each of the computer's

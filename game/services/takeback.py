@@ -44,7 +44,7 @@ from .errors import ActionRefused
 from .store import rewind, write_seats
 
 if TYPE_CHECKING:
-    from game.forms import Action
+    from game.forms.actions import Action
 
 _RULE = re.compile(r" \(CR [^)]*\)$")  # a log line's rule citation, left out of its mention
 MAX_WHAT = 120  # characters of the log line that names the answer

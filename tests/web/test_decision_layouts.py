@@ -1,6 +1,6 @@
 """Each layout of the registry of decision kinds (game/engine/kinds.py, LAYOUTS) is a branch of
 the prompt panel (`prompt_panel` in templates/jinja2/game/_macros.html), and what it sends is
-what the registry says, each a field the action parser takes (game/forms.py)."""
+what the registry says, each a field the action parser takes (game/forms/actions.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import pytest
 
 from dungeons.maplayout import layout as map_layout
 from dungeons.official import official_dungeons
-from game import board, forms
+from game import board
 from game.board.text import library_places
 from game.board.viewmodel import Division, Option, Prompt, Recipient
 from game.engine.kinds import KINDS, LAYOUTS
+from game.forms.actions import FIELDS
 
 MACROS = Path(__file__).resolve().parents[2] / "templates" / "jinja2" / "game" / "_macros.html"
 # What every form of the board sends, whatever the decision.
@@ -94,4 +95,4 @@ def test_each_layout_sends_the_fields_the_registry_names(name):
     sent = {re.sub(r"^pos:.*", "pos:<id>", n) for n in _FIELD.findall(html)} - EVERY_FORM
     assert sent == set(LAYOUTS[name].sends), (name, sent)
     for field in LAYOUTS[name].sends:
-        assert field in forms.FIELDS or field.startswith("pos:"), field
+        assert field in FIELDS or field.startswith("pos:"), field

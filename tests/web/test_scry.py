@@ -13,7 +13,7 @@ import pytest
 from game import services
 from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine
-from game.forms import BadAction, parse_action
+from game.forms.actions import BadAction, parse_action
 from game.models import ActionReceipt, GameAction
 
 from .helpers import answer, make_player, pending, position_text, start_from_text, start_position
