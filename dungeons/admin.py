@@ -3,7 +3,7 @@
 operation changes); a room's exits are picked from the dungeon's other rooms; a live map preview
 with every problem of the unsaved dungeon; every saved version kept and restorable; an edited
 official dungeon restored to its printed version in one click, and never deleted; "Try it"
-(a practice game, game/views.py); duplicate as custom; YAML import and export."""
+(a practice game, game/views/dungeon_editor.py); duplicate as custom; YAML import and export."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from game import services
 from game.models import Game
 from game.puzzles.catalog import lesson
-from game.views import current_player
+from game.views.viewer import current_player
 
 from .models import Puzzle
 

@@ -1,5 +1,5 @@
 // "Your turn" while a page of the site is open: every so often the page asks /turns.json for the
-// games in which this player must decide now (views.turns_json), shows their number in the
+// games in which this player must decide now (views/lobby.turns_json), shows their number in the
 // header, and, if the player turned notifications on in this browser, shows the browser's
 // notification for each turn that is new since the page last looked. A turn is a game and the
 // instant its decision was handed out (`since`): the same turn is told once, whichever of the

@@ -2,7 +2,7 @@
 // stack item or graveyard/exile card shows it in full in a <dialog>: name, cost, type line, the
 // whole rules text, and what the table shows of it now (tapped, counters, damage, granted
 // keywords, power/toughness). A dungeon on the side opens at full size. The card texts are the
-// pool's, public, from /cards.json (game/views.py, card_texts), read once.
+// pool's, public, from /cards.json (game/views/game_page.py, card_texts), read once.
 //
 // A click that another script consumes (it calls preventDefault: B's click-to-block, say) or
 // that lands on a button, link, label or field does not open the panel; a long press always does.
