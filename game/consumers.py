@@ -49,7 +49,7 @@ the deciding player's chess clock reaches zero (then the time loss is recorded f
 
 The chat (services/chat.py) rides on the same socket. Its viewer is the session's player on any
 URL (a seated player on the watch link is still a player: the spectators' room stays closed to
-them while the game runs). A chat form (`chat_forms.parse_chat`) is carried out by
+them while the game runs). A chat form (`forms.chat.parse_chat`) is carried out by
 `services.chat.perform`, from spectators' sockets too, under the chat's own rate limit. New lines
 come from the room's channel group as plain data (the players' room only to seated viewers'
 sockets, `chat.room_group`), and each socket sends one on only if `chat.shows` says its viewer
@@ -72,8 +72,8 @@ from django.utils.html import escape
 
 from . import board, services
 from .board import batching
-from .chat_forms import ChatInput, is_chat, parse_chat
 from .forms.actions import BadAction, parse_action
+from .forms.chat import ChatInput, is_chat, parse_chat
 from .models import Game, Player
 from .runtime import heartbeats
 from .runtime.dbpool import in_pool

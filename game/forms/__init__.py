@@ -6,5 +6,5 @@
   with a friend, against the computer, Play now (quick pairing), playing on from a replay;
 - `accounts`: a guest's name, signing up, a username and password, turn mails.
 
-The chat's forms have their own parser (game/chat_forms.py).
+The chat's forms have their own parser (chat.py), which shares the action parser's checks.
 """

@@ -57,7 +57,7 @@ MAX_OPTION_LENGTH = 100
 # A placement's form: a field per card besides action, version, action_id, placement, CSRF.
 assert PLACEMENT_MAX + 5 <= MAX_FIELDS
 BOTTOM = "b"  # a placement's value for a card put on the bottom
-_ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def _version(data: Mapping[str, Any]) -> int:
 
 def _action_id(data: Mapping[str, Any]) -> str:
     raw = _one(data, "action_id")
-    if not isinstance(raw, str) or not _ACTION_ID.fullmatch(raw):
+    if not isinstance(raw, str) or not ACTION_ID.fullmatch(raw):
         raise BadAction(
             "The action has no valid action id (the page's forms carry one); reload the page."
         )

@@ -34,7 +34,7 @@ from .broadcast import notify_group
 from .errors import ActionRefused
 
 if TYPE_CHECKING:
-    from game.chat_forms import ChatInput
+    from game.forms.chat import ChatInput
 
 PLAYERS, SPECTATORS = ChatMessage.PLAYERS, ChatMessage.SPECTATORS
 QUICK, TEXT = ChatMessage.QUICK, ChatMessage.TEXT
@@ -369,7 +369,7 @@ def report(game_id: int, player: Player | None, message_id: int) -> None:
 
 def perform(game_id: int, player: Player | None, given: ChatInput, address: str = "") -> str:
     """Carry out a chat form parsed from a socket message or a plain POST
-    (chat_forms.parse_chat); returns what the sender is told ("" for nothing)."""
+    (forms/chat.py, parse_chat); returns what the sender is told ("" for nothing)."""
     if given.kind == "chat":
         post(
             game_id,

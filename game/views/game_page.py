@@ -13,11 +13,11 @@ from django.views.decorators.http import require_POST
 
 from game import board, services
 from game.board.memos import card_info
-from game.chat_forms import parse_chat
 from game.decks import STARTER_DECKS
 from game.engine.cards import CARDS, TOKENS
 from game.forms.accounts import GuestForm
 from game.forms.actions import BadAction, parse_action
+from game.forms.chat import parse_chat
 from game.forms.new_game import DeckChoiceForm
 from game.models import Game, Player
 from game.services import rate_limits

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
-from .forms.actions import IGNORED, BadAction, _one
+from .actions import ACTION_ID, IGNORED, BadAction, _one
 
 CHAT_ACTIONS = ("chat", "chat_mute", "chat_free_text", "chat_report")
 FIELDS = frozenset({"action", "action_id", "quick", "text", "on", "message"})
@@ -24,7 +24,6 @@ FIELDS = frozenset({"action", "action_id", "quick", "text", "on", "message"})
 # message may be (VENTURE_CHAT_MAX_LENGTH is at most 500) is refused here unread; the service
 # checks the length of the message as it would be stored (white space runs made one space).
 MAX_RAW_TEXT = 2_000
-_ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _QUICK = re.compile(r"[a-z]{1,20}")
 _NUMBER = re.compile(r"[0-9]+")
 
@@ -72,7 +71,7 @@ def _say(data: Mapping[str, Any]) -> ChatInput:
     if (quick is None) == (text is None):
         raise BadAction("A chat message is a quick message or a text, one at a time.")
     action_id = _one(data, "action_id")
-    if not isinstance(action_id, str) or not _ACTION_ID.fullmatch(action_id):
+    if not isinstance(action_id, str) or not ACTION_ID.fullmatch(action_id):
         raise BadAction(
             "The message has no valid action id (the page's forms carry one); reload the page."
         )
