@@ -12,7 +12,9 @@ Each plays Medium's choices (`game.ai.policy.Policy`) except for its habit:
   ability) whose damage can go at the other player, it does (after its land for the turn),
   whatever the board, where Medium keeps damage that kills nothing; a target of a damaging
   spell or ability is the other player when it can be, and divided damage goes to them as far
-  as the division allows.
+  as the division allows;
+- `allin` and `noblock` are aggro's two halves apart (every creature attacks, Medium's blocks;
+  Medium's attacks, no blocks), to tell which of its habits costs what.
 
 `scripted_answer(name, game, seat, seed)` answers like `game.ai.decide`, from what the seat
 may see, the same for the same position and seed.
@@ -41,6 +43,14 @@ class Aggro(Policy):
 
     def on_declare_blockers(self, g: GameState, d: Decision) -> Answer:
         return []
+
+
+class AllIn(Policy):
+    on_declare_attackers = Aggro.on_declare_attackers
+
+
+class NoBlock(Policy):
+    on_declare_blockers = Aggro.on_declare_blockers
 
 
 class Turtle(Policy):
@@ -146,6 +156,8 @@ SCRIPTED: dict[str, Callable[[str, random.Random], Policy]] = {
     "aggro": Aggro,
     "turtle": Turtle,
     "burn": Burn,
+    "allin": AllIn,
+    "noblock": NoBlock,
 }
 
 

@@ -29,6 +29,8 @@ from .rules import Rules, is_creature
 TRADE_DOWN = 0.5
 # Holding the initiative, apart from the rooms it ventures into (features.side_value's weight).
 INITIATIVE = 3.0
+# A library this small, and no bigger than the other player's, will run out first.
+DECKS_SOON = 12
 
 
 class CombatRules(Rules):
@@ -79,6 +81,14 @@ class CombatRules(Rules):
             if self.slip(0.4):
                 continue  # held back out of caution
             chosen.add(oid)
+        # Waiting loses (see _must_press): everything goes while their best blocks still let
+        # damage through.
+        if (
+            self.sloppy == 0
+            and self._must_press(g, read.never_attacks)
+            and least_damage_through(list(mine.values()), theirs, legal) > 0
+        ):
+            chosen |= {oid for oid, a in mine.items() if a.power > 0}
         if self.sloppy == 0:
             chosen = self._keep_guard(g, chosen, forced, mine, their_all, my_life)
         return [f"a{oid}" for oid in sorted(chosen)]
@@ -140,6 +150,17 @@ class CombatRules(Rules):
             through = best[0]
             chosen.discard(best[1])
         return chosen
+
+    def _must_press(self, g: GameState, they_never_attack: bool) -> bool:
+        """Whether waiting loses the game: the seat's library runs out first (CR 704.5b) in a
+        stalled board, or the other player holds the initiative and never attacks, so it
+        ventures at every upkeep (CR 725.2) and only combat damage to it takes it back.
+
+        The seat attacks on its own turn, after its draw; the other player draws next, so with
+        libraries of the same size the other player's runs out first."""
+        me, opp = g.player(self.seat), g.player(g.opponent(self.seat))
+        decks_first = len(me.library) < len(opp.library) and len(me.library) <= DECKS_SOON
+        return decks_first or (opp.initiative and they_never_attack)
 
     def _forced_attackers(self, d: Decision) -> set[int]:
         forced = set()

@@ -72,3 +72,15 @@ def test_hards_sampled_opponent_keeps_the_habits_it_has_shown(world: int) -> Non
     assert isinstance(players["alice"], NeverAttacks)
     assert isinstance(players["alice"], STYLES[world])
     assert type(players["bob"]) is Policy
+
+
+def test_medium_presses_a_player_who_sits_on_the_initiative() -> None:
+    game = position(FILE.parent / "presses_a_player_who_sits_on_the_initiative.yaml")
+    for seed in range(3):
+        answer = decide("medium", game, "bob", seed)
+        assert _labels(game, answer) == [], f"a Crawler ran into the Dungeoneer unread: {answer}"
+    for _ in range(3):
+        game.state.note("alice declares no attackers")
+    for seed in range(3):
+        got = _labels(game, decide("medium", game, "bob", seed))
+        assert got == ["Dungeon Crawler #1", "Dungeon Crawler #2"], f"seed {seed}: {got}"

@@ -227,6 +227,13 @@ CASES = [
         "Easy sees an all-in lethal attack only when nothing can block",
     ),
     Case(
+        "attacks_before_its_library_runs_out.yaml",
+        "bob",
+        _attacks_with("Dungeon Crawler #1", "Dungeon Crawler #2", "Dungeon Crawler #3"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it attacks only where nothing can kill the attacker",
+    ),
+    Case(
         "no_big_trampler_into_a_deathtouch_blocker.yaml",
         "bob",
         _never_attacks_with("Caves of Chaos Adventurer"),

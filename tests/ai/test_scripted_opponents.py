@@ -1,6 +1,7 @@
 """The scripted opponents of bench/ai.py keep their habit through whole games against Medium
 (bench/scripted.py): aggro attacks with everything and never blocks, turtle never attacks and
-leaves no creature that could block unused, burn aims damage at the face when it can. Every
+leaves no creature that could block unused, burn aims damage at the face when it can; allin
+and noblock keep one of aggro's habits each. Every
 answer is legal, and the rules they share with Medium run strictly (a habit that fails is an
 error, not a quiet safe answer)."""
 
@@ -73,6 +74,18 @@ def test_aggro_attacks_with_everything_and_never_blocks(seed: int) -> None:
     for s in attacks:
         assert sorted(s.chosen) == sorted(i for i in s.offered if ":" not in i)
     assert all(s.chosen == [] for s in seen if s.kind == DECLARE_BLOCKERS)
+
+
+def test_aggros_halves_keep_one_habit_each() -> None:
+    seen = play("allin", 0)
+    attacks = [s for s in seen if s.kind == DECLARE_ATTACKERS]
+    assert attacks
+    for s in attacks:
+        assert sorted(s.chosen) == sorted(i for i in s.offered if ":" not in i)
+    assert any(s.chosen for s in seen if s.kind == DECLARE_BLOCKERS), "allin never blocked"
+    seen = play("noblock", 0)
+    assert all(s.chosen == [] for s in seen if s.kind == DECLARE_BLOCKERS)
+    assert any(s.kind == DECLARE_BLOCKERS for s in seen), "noblock was never attacked"
 
 
 @pytest.mark.parametrize("seed", SEEDS)
