@@ -45,16 +45,20 @@ def test_the_log_says_who_attacks_and_who_blocks() -> None:
     assert not habits(g, "alice").never_blocks
 
 
+def attacks_before_and_after(game: Engine, line: str, times: int) -> tuple[list, list]:
+    """Medium's attackers (labels, for three seeds) before and after the log gains `line`
+    `times` over: the habit read from the log is all that changes."""
+    before = [_labels(game, decide("medium", game, "bob", seed)) for seed in range(3)]
+    for _ in range(times):
+        game.state.note(line)
+    after = [_labels(game, decide("medium", game, "bob", seed)) for seed in range(3)]
+    return before, after
+
+
 def test_medium_attacks_a_player_who_never_blocks() -> None:
-    game = position(FILE)
-    for seed in range(3):
-        answer = decide("medium", game, "bob", seed)
-        assert _labels(game, answer) == [], f"it attacked into the Worm unread: {answer}"
-    for _ in range(2):
-        game.state.note("alice declares no blockers")
-    for seed in range(3):
-        got = _labels(game, decide("medium", game, "bob", seed))
-        assert got == ["Dungeon Crawler", "Grizzled Outrider"], f"seed {seed}: {got}"
+    before, after = attacks_before_and_after(position(FILE), "alice declares no blockers", 2)
+    assert before == [[]] * 3, f"it attacked into the Worm unread: {before}"
+    assert after == [["Dungeon Crawler", "Grizzled Outrider"]] * 3, after
 
 
 @pytest.mark.parametrize("world", range(len(STYLES)))
@@ -76,11 +80,6 @@ def test_hards_sampled_opponent_keeps_the_habits_it_has_shown(world: int) -> Non
 
 def test_medium_presses_a_player_who_sits_on_the_initiative() -> None:
     game = position(FILE.parent / "presses_a_player_who_sits_on_the_initiative.yaml")
-    for seed in range(3):
-        answer = decide("medium", game, "bob", seed)
-        assert _labels(game, answer) == [], f"a Crawler ran into the Dungeoneer unread: {answer}"
-    for _ in range(3):
-        game.state.note("alice declares no attackers")
-    for seed in range(3):
-        got = _labels(game, decide("medium", game, "bob", seed))
-        assert got == ["Dungeon Crawler #1", "Dungeon Crawler #2"], f"seed {seed}: {got}"
+    before, after = attacks_before_and_after(game, "alice declares no attackers", 3)
+    assert before == [[]] * 3, f"a Crawler ran into the Dungeoneer unread: {before}"
+    assert after == [["Dungeon Crawler #1", "Dungeon Crawler #2"]] * 3, after
