@@ -6,7 +6,8 @@ turn (its operations read as a `Boost`: "gets +2/+0 and gains first strike until
   creature of one's own where it changes most (one that survives, a blocker or attacker that
   now dies, or damage through that is lethal), measured with the combat calculator;
 - before the attack in one's own first main phase only when it makes the attack lethal (haste
-  for a creature that came in this turn, menace against the only blocker);
+  for a creature that came in this turn, menace against the only blocker), or, when the other
+  player holds the initiative, when it lets a creature past every blocker to take it back;
 - never in a main phase otherwise, at an end step, or with something on the stack.
 
 `priority.py` asks `combat_trick` for a play and leaves every other trick out of its own
@@ -15,7 +16,7 @@ choices; the targets rule asks `trick_targets` for a trick's targets.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from game.engine.carddef import Step, TargetSpec
@@ -27,12 +28,14 @@ from game.engine.state import GameState, Obj, StackItem
 
 from .answers import Answer
 from .blocks import worst_order
-from .combat_math import Body, Outcome, least_damage_through, resolve
+from .combat_math import Body, Outcome, fight, least_damage_through, resolve
 from .features import body
 
 LIFE_POINT = 0.3  # a point of life against creature values (features.life_value, mid-game)
 LETHAL = 1000.0
 WORTH_IT = 1.5  # about a creature saved or killed; a point or two of damage is not worth a card
+# Taking the initiative back from the other player (combat.INITIATIVE, before the rooms).
+INITIATIVE_BACK = 3.0
 
 
 def effect_of(g: GameState, o: Option) -> tuple[list[Step], list[TargetSpec], Obj] | None:
@@ -249,6 +252,37 @@ def _before_attack(
         tried[o.id] = _boosted(body(g, o), boost)
         if least_damage_through(list(tried.values()), theirs, legal) >= life:
             return LETHAL, [o.id] + [None] * (len(specs) - 1)
+    if g.player(opp).initiative:
+        taker = _initiative_taker(g, seat, boost, source, theirs, legal)
+        if taker is not None:
+            return INITIATIVE_BACK, [taker] + [None] * (len(specs) - 1)
+    return None
+
+
+def _initiative_taker(
+    g: GameState,
+    seat: str,
+    boost: Boost,
+    source: Obj,
+    theirs: list[Body],
+    legal: Callable[[Body, Body], bool],
+) -> int | None:
+    """A creature that no blocker could stop before the boost and none can after it (menace
+    against a lone blocker, flying past no flyer): its combat damage takes the initiative back
+    (CR 725.2), and an attacker nothing can block is one the seat's attack rule sends."""
+    for o in sorted(g.controlled(seat), key=lambda x: x.id):
+        if o is source or not _untapped_creature(g, o):
+            continue
+        if not (can_attack(g, o) or (o.sick and "haste" in boost.keywords)):
+            continue
+        c = chars(g, o)
+        if "defender" in c.keywords or c.cant_attack:
+            continue
+        plain, boosted = body(g, o), _boosted(body(g, o), boost)
+        whole = fight(boosted).to_defender
+        stopped_now = least_damage_through([plain], theirs, legal) == 0
+        if whole > 0 and stopped_now and least_damage_through([boosted], theirs, legal) >= whole:
+            return o.id
     return None
 
 

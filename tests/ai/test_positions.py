@@ -251,6 +251,13 @@ CASES = [
     ),
     Case("room_for_lethal.yaml", "bob", _activates("activate Dungeon Map: {3}")),
     Case(
+        "menace_to_take_the_initiative_back.yaml",
+        "bob",
+        _activates("activate Stirring Bard"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": a spell or ability forgotten",
+    ),
+    Case(
         "blocks_to_survive_when_the_attack_is_lethal.yaml",
         "bob",
         _blocks("Veteran Dungeoneer blocks Grizzled Outrider"),
@@ -448,3 +455,17 @@ def test_the_computer_makes_the_move_a_player_expects(case: Case, level: str) ->
         answer = decide(level, game, case.seat, seed)
         ids = answer if isinstance(answer, list) else [answer]
         assert (why := case.wrong(game, ids)) is None, f"{level}, seed {seed}: {why}"
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_menace_goes_on_the_attacker_that_then_takes_the_initiative(level: str) -> None:
+    """The rest of menace_to_take_the_initiative_back.yaml: the Bard's target is the Crawler,
+    and the Crawler attacks (a trick before the attack is never left unused)."""
+    game = position("menace_to_take_the_initiative_back.yaml")
+    while (d := game.pending) is not None and not game.state.player("bob").initiative:
+        if d.player == "bob" and d.kind == "choose_targets":
+            ids = decide(level, game, "bob", 0)
+            assert _labels(game, ids if isinstance(ids, list) else [ids]) == ["Dungeon Crawler"]
+        game.answer(d.player, decide(level, game, d.player, 0))
+    assert any("bob attacks alice with Dungeon Crawler" in line for line in game.state.log)
+    assert game.state.player("bob").initiative
