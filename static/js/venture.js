@@ -267,6 +267,7 @@
     });
   }
   function endArrival() {
+    guardUntil = 0;  // a redraw after this (the timer may fire a hair early) marks nothing again
     document.querySelectorAll(".prompt.arriving").forEach(function (p) { p.classList.remove("arriving"); });
     document.querySelectorAll("[data-arriving]").forEach(function (button) {
       button.removeAttribute("aria-disabled");
