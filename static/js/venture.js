@@ -221,7 +221,7 @@
   // A new decision of the viewer's is brought into view and takes the focus (once per
   // decision: the same prompt redrawn keeps whatever has the focus).
   var focusedPrompt = null;
-  function focusNewPrompt() {
+  function focusNewPrompt(event) {
     var area = document.getElementById("prompt");
     var prompt = area && area.querySelector(".prompt.mine");
     if (!prompt) { focusedPrompt = null; return; }
@@ -229,9 +229,13 @@
     if (id === focusedPrompt) {
       // the same decision redrawn (the focused element was swapped out): keep the focus in it
       if (document.activeElement === document.body) prompt.focus({ preventScroll: true });
+      markArriving();
       return;
     }
     focusedPrompt = id;
+    // One that comes over the websocket replaced another under the pointer (a page just
+    // loaded had nothing to click before it).
+    if (event && event.type === "htmx:wsAfterMessage") guardArrival();
     if (typing(document.activeElement)) return;
     var box = prompt.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) prompt.scrollIntoView({ block: "nearest" });
@@ -239,6 +243,51 @@
   }
   document.addEventListener("htmx:wsAfterMessage", focusNewPrompt);
   document.addEventListener("DOMContentLoaded", focusNewPrompt);
+
+  // A new decision's buttons ignore clicks and keys for a moment. The server can move on by
+  // itself (the last mana spent, the main phase passed for the player), and a click or a key
+  // meant for the old prompt ("To combat") would land on the new one's button in its place
+  // (Confirm: no attackers); so would a double click on a pass button. A person does not
+  // react to a new prompt this fast, so a deliberate answer never waits for it. The buttons
+  // are marked aria-disabled (and dimmed, venture.css) meanwhile; clicks are dropped, not
+  // queued: the one meant for the old prompt must not count.
+  var ARRIVAL_GUARD_MS = 350;
+  // What answers the decision: the prompt's submit buttons and its options on the cards.
+  var ANSWERS = "#prompt .prompt.mine button[type=submit], .option-form button[type=submit]";
+  var guardUntil = 0, guardTimer = null;
+  function arriving() { return performance.now() < guardUntil; }
+  function markArriving() {
+    if (!arriving()) return;
+    var prompt = document.querySelector("#prompt .prompt.mine");
+    if (prompt) prompt.classList.add("arriving");
+    document.querySelectorAll(ANSWERS).forEach(function (button) {
+      if (button.hasAttribute("aria-disabled")) return;
+      button.setAttribute("aria-disabled", "true");
+      button.setAttribute("data-arriving", "");
+    });
+  }
+  function endArrival() {
+    guardUntil = 0;  // a redraw after this (the timer may fire a hair early) marks nothing again
+    document.querySelectorAll(".prompt.arriving").forEach(function (p) { p.classList.remove("arriving"); });
+    document.querySelectorAll("[data-arriving]").forEach(function (button) {
+      button.removeAttribute("aria-disabled");
+      button.removeAttribute("data-arriving");
+    });
+  }
+  function guardArrival() {
+    guardUntil = performance.now() + ARRIVAL_GUARD_MS;
+    clearTimeout(guardTimer);
+    markArriving();
+    guardTimer = setTimeout(endArrival, ARRIVAL_GUARD_MS);
+  }
+  // In the capture phase, before htmx sends the form and before any other handler (the keys
+  // above click the button they choose, so they are dropped here too). What is dimmed is what
+  // is inert, no more and no less.
+  window.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-arriving]")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
 
   // On a phone the prompt is docked over the bottom of the screen: its Fold button shrinks it
   // to its first line for as long as the decision lasts (its redraws included); a new decision

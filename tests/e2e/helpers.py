@@ -212,3 +212,11 @@ def a_game_at_the_mulligan():
     first = ann if seat_name(game, ann) == pending(game).player else ben
     answer(game, first, "play")
     return first, game
+
+
+def past_arrival(page) -> None:
+    """Wait out a new decision's first moment, while its buttons ignore clicks and keys
+    (venture.js, ARRIVAL_GUARD_MS): a key pressed, or a click on something other than the button
+    itself (a dungeon's map), would be dropped then. Call it once the new prompt is there."""
+    expect(page.locator("#prompt .prompt.mine.arriving")).to_have_count(0)
+    expect(page.locator("[data-arriving]")).to_have_count(0)

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DESKTOP, PHONE, Inputs, table
+from .helpers import DESKTOP, PHONE, Inputs, past_arrival, table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -60,6 +60,7 @@ def test_a_turn_with_combat_by_keyboard_is_four_keys_and_none_for_the_defender(
     settled(alice, version)
     expect(prompt(alice)).to_have_attribute("data-kind", "declare_attackers")
     expect(alice.locator("#attack-all kbd")).to_have_text("A")
+    past_arrival(alice)
     keys.press("a")  # attack with all
     expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(5)
     # Space confirms even with a checkbox focused (Enter would tick it).
@@ -70,6 +71,7 @@ def test_a_turn_with_combat_by_keyboard_is_four_keys_and_none_for_the_defender(
     expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("6")
     expect(prompt(alice)).to_have_attribute("data-kind", "priority")
     expect(alice.locator("#topbar .turn-step")).to_have_text("Main 2")
+    past_arrival(alice)
     keys.press("Space")  # to the end of the turn
     expect(bob.locator("#topbar .turn-number")).to_have_text("Turn 6")
     assert keys.count == 4, keys.count

@@ -15,6 +15,7 @@ from .helpers import (
     alice_and_bob,
     open_dungeon_editor,
     open_scenario_game,
+    past_arrival,
     pick_exits,
 )
 
@@ -59,6 +60,7 @@ def test_an_admin_made_dungeon_is_played_and_its_fork_clicked(new_page, live_ser
 
     alice.click("#prompt button[data-option='activate Dungeon Map: {3}, {T} #1']")
     expect(alice.locator("#dungeon-choice .dungeon-map")).to_have_count(4)
+    past_arrival(alice)
     alice.click("#dungeon-choice .dungeon-map[data-dungeon='Goblin Cellar']")
     room = "#maps .map-slot[data-player=alice] .room.current"
     expect(bob.locator(room)).to_have_attribute("data-room", "Stairs")

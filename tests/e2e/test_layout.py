@@ -28,6 +28,7 @@ from .helpers import (
     game_at,
     in_the_viewport,
     off_the_loop,
+    past_arrival,
     save_readme_picture,
     waiting_game,
 )
@@ -426,6 +427,7 @@ def test_readme_pictures_of_the_table(open_as):
     desk.locator("#prompt button[data-option='cast Keen-Eared Sentry']").click()
     expect(phone.locator("#stack .stack-item").first).to_be_visible()
     expect(phone.locator("#prompt .prompt.mine")).to_be_visible()
+    past_arrival(phone)  # the buttons as they stay, not dimmed for the decision's first moment
     for page, name in ((desk, "table-desktop.png"), (phone, "table-phone.png")):
         page.evaluate("window.scrollTo(0, 0)")
         time.sleep(0.3)

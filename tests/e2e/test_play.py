@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from game.models import Game
 
-from .helpers import save_readme_picture, start_from_position
+from .helpers import past_arrival, save_readme_picture, start_from_position
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -66,6 +66,7 @@ def test_varis_ventures_and_the_marker_appears_on_the_other_page_within_a_second
     expect(alice.locator("#dungeon-choice .dungeon-map")).to_have_count(3)
     expect(bob.locator("#prompt .waiting-text")).to_have_text("alice is choosing a dungeon…")
 
+    past_arrival(alice)
     alice.click("#dungeon-choice .dungeon-map[data-dungeon='Lost Mine of Phandelver']")
     clicked = time.monotonic()
     expect(marker_room(bob)).to_have_attribute("data-room", "Cave Entrance", timeout=1000)
@@ -77,6 +78,8 @@ def test_varis_ventures_and_the_marker_appears_on_the_other_page_within_a_second
 def test_a_fork_is_chosen_by_clicking_a_room_on_the_map(new_page, live_server_url):
     alice, bob = start_from_position(new_page, live_server_url, "varis_fork.yaml")
     alice.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    expect(alice.locator("#dungeon-choice .dungeon-map")).to_have_count(3)
+    past_arrival(alice)
     alice.click("#dungeon-choice .dungeon-map[data-dungeon='Lost Mine of Phandelver']")
     # Cave Entrance's ability resolves (read on the stack as "Room (Dungeon) — text"): scry 1,
     # keep the card on top.
@@ -93,6 +96,7 @@ def test_a_fork_is_chosen_by_clicking_a_room_on_the_map(new_page, live_server_ur
     expect(bob.locator("#maps .map-slot[data-player=alice] .room.reachable")).to_have_count(2)
     expect(bob.locator(".room.choice")).to_have_count(0)
 
+    past_arrival(alice)  # the rooms as they stay, not dimmed for the decision's first moment
     alice.evaluate("window.scrollTo(0, 0)")
     save_readme_picture(alice, "game-in-progress.png", full_page=True)
     alice.click("#prompt .room.choice[data-room='Mine Tunnels']")

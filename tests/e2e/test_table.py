@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DESKTOP, PHONE, Inputs, table
+from .helpers import DESKTOP, PHONE, Inputs, past_arrival, table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -243,9 +243,11 @@ def test_number_keys_choose_a_dungeon_and_a_room_on_its_map(new_page, live_serve
     lost_mine = alice.locator("#dungeon-choice .map-button[data-dungeon='Lost Mine of Phandelver']")
     key = lost_mine.get_attribute("data-key")
     expect(lost_mine.locator("kbd.key")).to_have_text(key)
+    past_arrival(alice)
     alice.keyboard.press(key)
     expect(marker).to_have_attribute("data-room", "Cave Entrance")
     expect(prompt_kind(alice)).to_have_attribute("data-kind", "scry")
+    past_arrival(alice)
     alice.keyboard.press("Space")
     # The Dungeon Map ventures again: a fork, each reachable room with its key on the map.
     alice.locator("#prompt button[data-option='activate Dungeon Map: {3}, {T}']").click()
@@ -254,6 +256,7 @@ def test_number_keys_choose_a_dungeon_and_a_room_on_its_map(new_page, live_serve
     tunnels = alice.locator("#prompt .room.choice[data-room='Mine Tunnels']")
     key = tunnels.get_attribute("data-key")
     expect(tunnels.locator("kbd.key")).to_be_visible()
+    past_arrival(alice)
     alice.keyboard.press(key)
     expect(marker).to_have_attribute("data-room", "Mine Tunnels")
 

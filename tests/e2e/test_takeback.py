@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from game.models import Game, Takeback
 
-from .helpers import DESKTOP, PHONE, SCREENSHOTS, table
+from .helpers import DESKTOP, PHONE, SCREENSHOTS, past_arrival, table
 from .test_a11y import audit
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -28,6 +28,7 @@ def prompt(page):
 
 
 def shoot(page, name: str) -> None:
+    past_arrival(page)  # the buttons as they stay, not dimmed for a new decision's first moment
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name))
 
@@ -57,6 +58,7 @@ def test_a_land_played_is_taken_back_when_the_opponent_accepts(new_page, live_se
     expect(prompt(bob)).to_contain_text("alice asks to take back an answer")
     expect(prompt(bob)).to_contain_text("alice plays Forest")
     expect(prompt(bob)).to_be_focused()
+    past_arrival(bob)  # Enter on its button would be dropped before
     shoot(alice, f"takeback-asked-{size}.png")
     shoot(bob, f"takeback-request-{size}.png")
     assert audit(alice) == [] and audit(bob) == []  # axe-core: nothing serious or critical
