@@ -30,6 +30,7 @@ from .answers import Answer
 from .blocks import worst_order
 from .combat_math import Body, Outcome, fight, least_damage_through, resolve
 from .features import body
+from .habits import habits
 
 LIFE_POINT = 0.3  # a point of life against creature values (features.life_value, mid-game)
 LETHAL = 1000.0
@@ -252,7 +253,8 @@ def _before_attack(
         tried[o.id] = _boosted(body(g, o), boost)
         if least_damage_through(list(tried.values()), theirs, legal) >= life:
             return LETHAL, [o.id] + [None] * (len(specs) - 1)
-    if g.player(opp).initiative:
+    # Against a player who never blocks (habits.py) the attack connects without the boost.
+    if g.player(opp).initiative and not habits(g, opp).never_blocks:
         taker = _initiative_taker(g, seat, boost, source, theirs, legal)
         if taker is not None:
             return INITIATIVE_BACK, [taker] + [None] * (len(specs) - 1)
