@@ -135,6 +135,25 @@ def plan_blocks(
     return candidates[best].blocks
 
 
+def plan_worth(
+    attackers: Sequence[Body],
+    blocks: dict[int, list[Body]],
+    life: int,
+    *,
+    race: Race,
+    keep_clear: float = 0.0,
+    on_hit: int = 0,
+    at_walkers: frozenset[int] = frozenset(),
+) -> float:
+    """What a given plan (`blocks[attacker id]`: its blockers) is worth to the defender, by the
+    measure `plan_blocks` chooses among its own plans with (`_Plan.score`)."""
+    plan = _Plan(list(attackers), {}, life, lambda chance: False, at_walkers, on_hit)
+    by_id = {a.id: a for a in attackers}
+    for aid, group in blocks.items():
+        plan.add(by_id[aid], group)
+    return plan.score(race, keep_clear)
+
+
 @dataclass(frozen=True, slots=True)
 class Race:
     """The life race as the defender sees it: `home` is the damage the attacking player's
@@ -397,4 +416,4 @@ class _Plan:
             self.add(best[1], [best[2]])
 
 
-__all__ = ["Blocks", "plan_blocks", "worst_order"]
+__all__ = ["Blocks", "plan_blocks", "plan_worth", "worst_order"]

@@ -8,7 +8,8 @@ the safe answer takes it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from game.engine.combat import can_block
@@ -17,7 +18,7 @@ from game.engine.decisions import Decision
 from game.engine.state import GameState, Obj
 
 from .answers import Answer, valid_subset
-from .blocks import DANGER, Race, plan_blocks, worst_order
+from .blocks import DANGER, Race, plan_blocks, plan_worth, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body, permanent_value
 from .habits import Habits, habits
@@ -197,50 +198,96 @@ class CombatRules(Rules):
     def _board(self, g: GameState, name: str) -> float:
         return sum(permanent_value(g, o) for o in g.controlled(name) if is_creature(g, o))
 
-    def _race(self, g: GameState) -> Race:
-        """The race as the seat blocks: the damage the other side's creatures out of this
-        combat could deal next turn."""
-        attacking = g.combat.attackers if g.combat else {}
-        home = [
-            body(g, o)
-            for o in g.controlled(g.opponent(self.seat))
-            if _may_attack_later(g, o) and o.id not in attacking
-        ]
-        return Race(sum(fight(b).to_defender for b in home))
-
     def on_declare_blockers(self, g: GameState, d: Decision) -> Answer:
-        attackers: dict[int, Body] = {}
-        able: dict[int, list[Body]] = {}
-        for opt in d.options:
-            b, a = opt.data  # type: ignore[misc]
-            if a.id not in attackers:
-                attackers[a.id] = body(g, a)
-            able.setdefault(a.id, []).append(body(g, b))
-        # Every attacker counts, the ones nothing can block too: their damage is coming anyway.
-        for o in g.battlefield:
-            if g.combat and o.id in g.combat.attackers and o.id not in attackers:
-                attackers[o.id] = body(g, o)
-        aims = g.combat.attackers if g.combat else {}
-        at_walkers = frozenset(aid for aid, whom in aims.items() if whom != self.seat)
-        # Easy doesn't see what the initiative is worth in a block.
-        keep_clear = initiative_worth(g, self.seat) if self.sloppy == 0 else 0.0
-        # Damage that reaches a player holding the initiative hands it over, and the room the
-        # attacker ventures into may drain more (Trap!): Easy doesn't count it.
-        on_hit = 0
-        if self.sloppy == 0 and g.player(self.seat).initiative:
-            on_hit = initiative_drain(g, g.opponent(self.seat), self.seat)
+        # Easy doesn't see the initiative, the drain that comes with it or the race.
+        p = block_problem(g, d, self.seat, careful=self.sloppy == 0)
         blocks = plan_blocks(
-            list(attackers.values()),
-            able,
-            g.player(self.seat).life,
-            at_walkers=at_walkers,
+            p.attackers,
+            p.able,
+            p.life,
+            at_walkers=p.at_walkers,
             slip=self.slip,
-            keep_clear=keep_clear,
-            on_hit=on_hit,
-            race=self._race(g) if self.sloppy == 0 else None,
+            keep_clear=p.keep_clear,
+            on_hit=p.on_hit,
+            race=p.race,
         )
         chosen = [f"b{b.id}:{aid}" for aid, group in blocks.items() for b in group]
         return valid_subset(d, chosen)
+
+
+@dataclass(frozen=True, slots=True)
+class BlockProblem:
+    """A block decision as the defending seat sees it: what `plan_blocks` plans from and
+    `plan_worth` weighs a plan by."""
+
+    attackers: list[Body]
+    able: dict[int, list[Body]]  # attacker id: the creatures that may block it
+    life: int
+    at_walkers: frozenset[int]
+    keep_clear: float
+    on_hit: int
+    race: Race | None
+
+
+def block_problem(g: GameState, d: Decision, seat: str, *, careful: bool) -> BlockProblem:
+    """The block decision `d` of `seat`; without `careful` (Easy) the initiative, the drain that
+    comes with it and the life race are left out."""
+    attackers: dict[int, Body] = {}
+    able: dict[int, list[Body]] = {}
+    for opt in d.options:
+        b, a = opt.data  # type: ignore[misc]
+        if a.id not in attackers:
+            attackers[a.id] = body(g, a)
+        able.setdefault(a.id, []).append(body(g, b))
+    # Every attacker counts, the ones nothing can block too: their damage is coming anyway.
+    for o in g.battlefield:
+        if g.combat and o.id in g.combat.attackers and o.id not in attackers:
+            attackers[o.id] = body(g, o)
+    aims = g.combat.attackers if g.combat else {}
+    at_walkers = frozenset(aid for aid, whom in aims.items() if whom != seat)
+    keep_clear = initiative_worth(g, seat) if careful else 0.0
+    # Damage that reaches a player holding the initiative hands it over, and the room the
+    # attacker ventures into may drain more (Trap!).
+    on_hit = 0
+    if careful and g.player(seat).initiative:
+        on_hit = initiative_drain(g, g.opponent(seat), seat)
+    return BlockProblem(
+        list(attackers.values()),
+        able,
+        g.player(seat).life,
+        at_walkers,
+        keep_clear,
+        on_hit,
+        _race(g, seat) if careful else None,
+    )
+
+
+def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer], float]:
+    """What each answer to the block decision `d` is worth to `seat` by Medium's own measure of
+    a plan (`plan_worth`: what dies on each side, the life race, the initiative), from the
+    combat calculator alone: Hard's search ranks every block assignment by it before it samples
+    worlds (search.PRUNERS)."""
+    p = block_problem(g, d, seat, careful=True)
+    assert p.race is not None
+    pairs = {opt.id: opt.data for opt in d.options}
+    bodies = {b.id: b for group in p.able.values() for b in group}
+
+    def worth(answer: Answer) -> float:
+        blocks: dict[int, list[Body]] = {}
+        for i in [answer] if isinstance(answer, str) else answer:
+            b, a = pairs[i]  # type: ignore[misc]
+            blocks.setdefault(a.id, []).append(bodies[b.id])
+        return plan_worth(
+            p.attackers,
+            blocks,
+            p.life,
+            race=p.race,  # type: ignore[arg-type]
+            keep_clear=p.keep_clear,
+            on_hit=p.on_hit,
+            at_walkers=p.at_walkers,
+        )
+
+    return worth
 
 
 def initiative_worth(g: GameState, seat: str) -> float:
@@ -253,6 +300,18 @@ def initiative_worth(g: GameState, seat: str) -> float:
     theirs = venture_value(g, g.opponent(seat), undercity=True)
     mine = venture_value(g, seat, undercity=True)
     return INITIATIVE + max(0.0, theirs) + max(0.0, mine)
+
+
+def _race(g: GameState, seat: str) -> Race:
+    """The race as the seat blocks: the damage the other side's creatures out of this combat
+    could deal next turn."""
+    attacking = g.combat.attackers if g.combat else {}
+    home = [
+        body(g, o)
+        for o in g.controlled(g.opponent(seat))
+        if _may_attack_later(g, o) and o.id not in attacking
+    ]
+    return Race(sum(fight(b).to_defender for b in home))
 
 
 def _can_ever_block(g: GameState, o: Obj) -> bool:

@@ -35,6 +35,7 @@ from game.engine.game import Engine
 
 from .answers import Answer
 from .candidates import candidate_answers
+from .combat import block_answer_worth
 from .copies import Fork
 from .features import evaluate
 from .opponents import rollout_players
@@ -116,7 +117,8 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
         budget = BUDGET - len(game.answers) * REPLAY_COST
         one_copy = COPY_COST + len(fork.tail) * REPLAY_COST
         if len(candidates) > MAX_CANDIDATES:
-            budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
+            if d.kind not in PRUNERS:  # a pruner's score costs next to nothing
+                budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
             candidates = prune(fork, game, seat, candidates, world_seeds[0], clock, looked)
     except OutOfTime:
         return _best(candidates[: len(looked)], looked) if looked else medium
@@ -187,11 +189,20 @@ def play_out(
 
 
 # Pruning ---------------------------------------------------------------------------------------
-# How a candidate is scored before the worlds are sampled, by kind of decision: a look one step
-# ahead (`look_ahead`) for every kind. A combat calculator that tells who dies and how much damage
-# gets through without playing (game/ai/combat_math.py) plugs in here for DECLARE_ATTACKERS and
-# DECLARE_BLOCKERS: it takes the same arguments and returns the same kind of score.
-Scorer = Callable[[Fork, Engine, str, Answer, int, "Clock"], float]
+# How a candidate is scored before the worlds are sampled, by kind of decision. The default is a
+# look one step ahead (`look_ahead`), a few milliseconds a candidate. A block is scored by the
+# combat calculator instead (`combat.block_answer_worth`, a few microseconds): what dies on each
+# side and the life race, without playing. A pruner is made once per decision and scores one
+# answer at a time, on the seat's view of the real game (no sampled world).
+Pruner = Callable[[Engine, str], Callable[[Answer], float]]
+
+
+def _block_pruner(game: Engine, seat: str) -> Callable[[Answer], float]:
+    assert game.pending is not None
+    return block_answer_worth(game.state, game.pending, seat)
+
+
+PRUNERS: dict[str, Pruner] = {kinds.DECLARE_BLOCKERS: _block_pruner}
 
 
 def look_ahead(
@@ -228,9 +239,6 @@ def look_ahead(
     return evaluate(g, seat)
 
 
-PRUNERS: dict[str, Scorer] = {}
-
-
 def prune(
     fork: Fork,
     game: Engine,
@@ -245,9 +253,15 @@ def prune(
     deadline can still be used), then leaving there the scores of those kept, in their order."""
     d = game.pending
     assert d is not None
-    scorer = PRUNERS.get(d.kind, look_ahead)
-    for answer in candidates:
-        scores.append(scorer(fork, game, seat, answer, world_seed, clock))
+    pruner = PRUNERS.get(d.kind)
+    if pruner is not None:
+        worth = pruner(game, seat)
+        for answer in candidates:
+            clock.check()
+            scores.append(worth(answer))
+    else:
+        for answer in candidates:
+            scores.append(look_ahead(fork, game, seat, answer, world_seed, clock))
     order = sorted(range(1, len(scores)), key=lambda i: (-round(scores[i], 6), i))
     kept = [0, *order[: MAX_CANDIDATES - 1]]
     scores[:] = [scores[i] for i in kept]

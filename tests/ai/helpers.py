@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 from dungeons.official import official_dungeons
 from game.ai import decide
 from game.decks import STARTER_DECKS
 from game.engine.bot import random_answer
 from game.engine.game import Engine, GameSetup
+from game.scenario.loader import load_scenario
+from game.scenario.runner import build_game, play_script
 
 DECKS = list(STARTER_DECKS.values())
 COMPUTER = "bob"
 OTHER = "alice"
+# The scenario positions of the tests named for what a player would see.
+POSITIONS = Path(__file__).resolve().parent / "positions"
 
 
 def setup_for(seed: int) -> GameSetup:
@@ -52,3 +57,12 @@ def real_choice(game: Engine, seat: str) -> bool:
         return False
     options = [o for o in d.options if o.data != "mana"]
     return len(options) > 1
+
+
+def position(file: str) -> Engine:
+    """The game of the position file `file` (under `positions/`) at the decision its script
+    stops at."""
+    scenario = load_scenario(POSITIONS / file)
+    game = build_game(scenario)
+    play_script(scenario, game)
+    return game

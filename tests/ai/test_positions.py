@@ -8,17 +8,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from game.ai import LEVELS, decide
 from game.engine.continuous import chars
 from game.engine.game import Engine
-from game.scenario.loader import load_scenario
-from game.scenario.runner import build_game, play_script
 
-POSITIONS = Path(__file__).resolve().parent / "positions"
+from .helpers import POSITIONS, position
+
 SEEDS = range(3)
 
 
@@ -421,13 +419,6 @@ CASES = [
         HARD_ONLY,
     ),
 ]
-
-
-def position(file: str) -> Engine:
-    scenario = load_scenario(POSITIONS / file)
-    game = build_game(scenario)
-    play_script(scenario, game)
-    return game
 
 
 def test_every_position_file_has_a_case() -> None:

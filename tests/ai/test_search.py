@@ -20,7 +20,7 @@ from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine, replay
 from tests.sizes import sized
 
-from .helpers import COMPUTER, OTHER, play, setup_for
+from .helpers import COMPUTER, OTHER, play, position, setup_for
 
 
 def _games(seeds: range, every: int) -> list[Engine]:
@@ -124,3 +124,28 @@ def test_a_deadline_cuts_the_search_short_with_a_legal_answer(monkeypatch) -> No
         # One that comes in the middle: some legal answer.
         cut = decide("hard", game, COMPUTER, 1, deadline=time.monotonic() + 0.02)
         d.validate(COMPUTER, cut)
+
+
+def test_blocks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch) -> None:
+    """Eight block assignments (three blockers, each blocking the Worm or not) are more than the
+    search keeps: the calculator ranks them with no look ahead, and the three-creature block
+    that kills the 8/7 for two of its blockers is among those kept, above no block at all."""
+    game = position("gang_blocks_a_big_attacker_with_three.yaml")
+    d = game.pending
+    assert d is not None and d.kind == kinds.DECLARE_BLOCKERS and d.player == COMPUTER
+
+    def no_look(*args: object) -> float:
+        raise AssertionError("a block candidate was played out to be pruned")
+
+    monkeypatch.setattr(search, "look_ahead", no_look)
+    medium = decide("medium", game, COMPUTER, 1)
+    candidates = candidate_answers(game, COMPUTER, d, medium)
+    assert len(candidates) == 8 > search.MAX_CANDIDATES
+    scores: list[float] = []
+    kept = search.prune(Fork(game), game, COMPUTER, candidates, 1, search.Clock(None), scores)
+    assert len(kept) == search.MAX_CANDIDATES and kept[0] == medium
+    triple = max(candidates, key=len)
+    assert len(triple) == 3 and triple in kept
+    worth = search.PRUNERS[kinds.DECLARE_BLOCKERS](game, COMPUTER)
+    assert worth(triple) > worth([])
+    assert worth(triple) > max(worth(a) for a in candidates if len(a) == 2)
