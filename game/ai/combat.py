@@ -290,6 +290,57 @@ def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer
     return worth
 
 
+def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer], float]:
+    """What each answer to the attack decision `d` is worth to `seat`, from the combat
+    calculator alone: the other player blocks it as Medium would (`plan_blocks` from its side,
+    its race, the initiative and Trap! counted, no slips), and the attack is worth what that
+    plan is worth to it, negated. Hard's search ranks every attack by it before it samples worlds
+    (search.PRUNERS). Public information only: the battlefield, the life totals, the dungeons."""
+    opp = g.opponent(seat)
+    attackers: dict[str, tuple[Body, bool]] = {}  # option id: the attacker, at a planeswalker
+    objs: dict[int, Obj] = {}
+    for opt in d.options:
+        obj, aim = opt.data  # type: ignore[misc]
+        objs[obj.id] = obj
+        attackers[opt.id] = (body(g, obj), not isinstance(aim, str))
+    blockers = [o for o in g.controlled(opp) if _can_ever_block(g, o)]
+    theirs = {o.id: body(g, o) for o in blockers}
+    able = {
+        aid: [theirs[o.id] for o in blockers if can_block(g, o, obj)] for aid, obj in objs.items()
+    }
+    keep_clear = initiative_worth(g, opp)
+    on_hit = initiative_drain(g, seat, opp) if g.player(opp).initiative else 0
+    life = g.player(opp).life
+    later = {o.id: body(g, o) for o in g.controlled(seat) if _may_attack_later(g, o)}
+
+    def worth(answer: Answer) -> float:
+        chosen = [attackers[i] for i in ([answer] if isinstance(answer, str) else answer)]
+        going = [a for a, _ in chosen]
+        at_walkers = frozenset(a.id for a, at_walker in chosen if at_walker)
+        ids = {a.id for a in going}
+        race = Race(sum(fight(b).to_defender for oid, b in later.items() if oid not in ids))
+        blocks = plan_blocks(
+            going,
+            {a.id: able[a.id] for a in going},
+            life,
+            at_walkers=at_walkers,
+            keep_clear=keep_clear,
+            on_hit=on_hit,
+            race=race,
+        )
+        return -plan_worth(
+            going,
+            blocks,
+            life,
+            race=race,
+            keep_clear=keep_clear,
+            on_hit=on_hit,
+            at_walkers=at_walkers,
+        )
+
+    return worth
+
+
 def initiative_worth(g: GameState, seat: str) -> float:
     """What keeping the initiative through the other player's combat is worth to `seat` (0 when
     it doesn't hold it): combat damage to it hands the initiative over, and the other player

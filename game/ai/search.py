@@ -35,7 +35,7 @@ from game.engine.game import Engine
 
 from .answers import Answer
 from .candidates import candidate_answers
-from .combat import block_answer_worth
+from .combat import attack_answer_worth, block_answer_worth
 from .copies import Fork
 from .features import evaluate
 from .opponents import rollout_players
@@ -202,7 +202,15 @@ def _block_pruner(game: Engine, seat: str) -> Callable[[Answer], float]:
     return block_answer_worth(game.state, game.pending, seat)
 
 
-PRUNERS: dict[str, Pruner] = {kinds.DECLARE_BLOCKERS: _block_pruner}
+def _attack_pruner(game: Engine, seat: str) -> Callable[[Answer], float]:
+    assert game.pending is not None
+    return attack_answer_worth(game.state, game.pending, seat)
+
+
+PRUNERS: dict[str, Pruner] = {
+    kinds.DECLARE_BLOCKERS: _block_pruner,
+    kinds.DECLARE_ATTACKERS: _attack_pruner,
+}
 
 
 def look_ahead(

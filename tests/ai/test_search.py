@@ -149,3 +149,28 @@ def test_blocks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch)
     worth = search.PRUNERS[kinds.DECLARE_BLOCKERS](game, COMPUTER)
     assert worth(triple) > worth([])
     assert worth(triple) > max(worth(a) for a in candidates if len(a) == 2)
+
+
+def test_attacks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch) -> None:
+    """Eight attacks (each of three creatures in or out) against one blocker at 6 life: the
+    calculator, blocking as Medium would, finds everything attacking lethal, ranks it first, and
+    ranks a Crawler alone into the 3/4 below the Dragon alone over it."""
+    game = position("attacks_for_lethal.yaml")
+    d = game.pending
+    assert d is not None and d.kind == kinds.DECLARE_ATTACKERS and d.player == COMPUTER
+
+    def no_look(*args: object) -> float:
+        raise AssertionError("an attack candidate was played out to be pruned")
+
+    monkeypatch.setattr(search, "look_ahead", no_look)
+    candidates = candidate_answers(game, COMPUTER, d, [])
+    assert len(candidates) == 8 > search.MAX_CANDIDATES
+    worth = search.PRUNERS[kinds.DECLARE_ATTACKERS](game, COMPUTER)
+    names = {o.id: o.data[0].name for o in d.options}  # type: ignore[index]
+    by_names = {tuple(sorted(names[i] for i in a)): worth(a) for a in candidates}
+    everything = by_names[("Dungeon Crawler", "Dungeon Crawler", "Emerald Dragon")]
+    assert everything == max(by_names.values()) and everything > 500  # a win
+    assert by_names[("Emerald Dragon",)] > by_names[("Dungeon Crawler",)]
+    scores: list[float] = []
+    kept = search.prune(Fork(game), game, COMPUTER, candidates, 1, search.Clock(None), scores)
+    assert len(kept) == search.MAX_CANDIDATES and max(kept, key=len) == max(candidates, key=len)

@@ -1,20 +1,21 @@
-"""Hard's block decisions with and without the combat calculator as their pruner.
+"""Hard's combat decisions with and without the combat calculator as their pruner.
 
-Where a block decision has more candidate assignments than the search keeps (search.py), they
-are pruned before any world is sampled. This bench finds such decisions in seeded games between
-Medium and Medium over the preset decks, then answers each with Hard's search twice, in turn,
-in the same process: as it is (the combat calculator scores every assignment,
-`search.PRUNERS`), and with the pruner taken out (each assignment looked at one step ahead in a
-sampled world, the default for other kinds). No deadline, so both answers depend on the
-position alone. Prints one line per decision, then a JSON last line:
+Where an attack or block decision has more candidates than the search keeps (search.py), they
+are pruned before any world is sampled. This bench finds such decisions (`--kind blocks` or
+`attacks`) in seeded games between Medium and Medium over the preset decks, then answers each
+with Hard's search twice, in turn, in the same process: as it is (the combat calculator scores
+every candidate, `search.PRUNERS`), and with the pruner taken out (each candidate looked at
+one step ahead in a sampled world, the default for other kinds). No deadline, so both answers
+depend on the position alone. Prints one line per decision, then a JSON last line:
 
-    {"decisions", "prune": {"calculator": {"p50", "p95", "max", "total_s"}, "look_ahead": {...}},
-     "answer": {...the whole search, the same...}, "same_answer", "baseline_ops_per_s"}
+    {"kind", "decisions", "answer": {...the whole search, as "prune"...}, "same_answer",
+     "prune": {"calculator": {"p50", "p95", "max", "total_s"}, "look_ahead": {...}},
+     "baseline_ops_per_s"}
 
 The prune's own time is what the calculator saves; the search spends it on more sampled worlds
 (its budget no longer pays for the looks), so the whole answer takes about as long.
 
-    nice -n 5 .venv/bin/python bench/block_pruning.py [--decisions 40] [--seed 0]
+    nice -n 5 .venv/bin/python bench/combat_pruning.py [--kind blocks] [--decisions 40] [--seed 0]
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ from game.decks import STARTER_DECKS
 from game.engine import kinds
 from game.engine.game import Engine, GameSetup, replay
 
+KINDS = {"blocks": kinds.DECLARE_BLOCKERS, "attacks": kinds.DECLARE_ATTACKERS}
 
-def block_decisions(n: int, seed: int) -> list[Engine]:
-    """Up to `n` block decisions with more candidates than the search keeps, from seeded games
-    of Medium against Medium (deck pair k of the ordered pairs for game k)."""
+
+def combat_decisions(kind: str, n: int, seed: int) -> list[Engine]:
+    """Up to `n` decisions of `kind` with more candidates than the search keeps, from seeded
+    games of Medium against Medium (deck pair k of the ordered pairs for game k)."""
     decks = list(STARTER_DECKS.values())
     found: list[Engine] = []
     k = 0
@@ -55,7 +58,7 @@ def block_decisions(n: int, seed: int) -> list[Engine]:
         while game.pending is not None and steps < 4000 and len(found) < n:
             d = game.pending
             answer = decide("medium", game, d.player, seed * 1000 + steps)
-            if d.kind == kinds.DECLARE_BLOCKERS:
+            if d.kind == kind:
                 many = candidate_answers(game, d.player, d, answer)
                 if len(many) > search.MAX_CANDIDATES:
                     found.append(replay(game.setup, game.answers))
@@ -67,12 +70,14 @@ def block_decisions(n: int, seed: int) -> list[Engine]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--kind", choices=sorted(KINDS), default="blocks")
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     baseline = baseline_ops_per_s()
-    positions = block_decisions(args.decisions, args.seed)
-    pruner = search.PRUNERS[kinds.DECLARE_BLOCKERS]
+    kind = KINDS[args.kind]
+    positions = combat_decisions(kind, args.decisions, args.seed)
+    pruner = search.PRUNERS[kind]
     prune_times: dict[str, list[float]] = {"calculator": [], "look_ahead": []}
     times: dict[str, list[float]] = {"calculator": [], "look_ahead": []}
     same = 0
@@ -84,7 +89,7 @@ def main() -> None:
         answers = {}
         for name in times:  # in turn, so both meet the same load
             if name == "look_ahead":
-                del search.PRUNERS[kinds.DECLARE_BLOCKERS]
+                del search.PRUNERS[kind]
             try:
                 fork = search.Fork(game)
                 start = time.perf_counter()
@@ -94,7 +99,7 @@ def main() -> None:
                 answers[name] = search.search_answer(game, d.player, i)
                 times[name].append(time.perf_counter() - start)
             finally:
-                search.PRUNERS[kinds.DECLARE_BLOCKERS] = pruner
+                search.PRUNERS[kind] = pruner
         same += answers["calculator"] == answers["look_ahead"]
         print(
             f"{i}: {len(candidates)} candidates; pruned in "
@@ -117,6 +122,7 @@ def main() -> None:
     print(
         json.dumps(
             {
+                "kind": args.kind,
                 "decisions": len(positions),
                 "prune": {name: summary(values) for name, values in prune_times.items()},
                 "answer": {name: summary(values) for name, values in times.items()},
