@@ -1,9 +1,10 @@
 """Hard: search over sampled worlds, guided by the position evaluation (docs/ai.md).
 
 For a decision with a real choice, the candidate answers are listed (candidates.py: every legal
-answer where they are few). When there are more than `MAX_CANDIDATES`, they are pruned: each is
-looked at one step ahead in the first sampled world (the spell resolved, the combat fought) and
-the best few go on, with Medium's answer always among them. Each of those is then tried in the
+answer where they are few). When there are more than `MAX_CANDIDATES`, they are pruned: an
+attack or a block is scored by the combat calculator (`PRUNERS`), anything else looked at one
+step ahead in the first sampled world (the spell resolved), and the best few go on, with
+Medium's answer always among them. Each of those is then tried in the
 same sampled worlds (common random numbers: every candidate meets the same guessed hands and
 draws): the candidate is applied to a copy of the world, the players play to the end of the next
 turn (the search's own side Medium, the other side in the style of that world, opponents.py),
@@ -117,7 +118,8 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
         budget = BUDGET - len(game.answers) * REPLAY_COST
         one_copy = COPY_COST + len(fork.tail) * REPLAY_COST
         if len(candidates) > MAX_CANDIDATES:
-            if d.kind not in PRUNERS:  # a pruner's score costs next to nothing
+            # A pruner's score costs a fraction of a look (docs/performance.md): left out.
+            if d.kind not in PRUNERS:
                 budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
             candidates = prune(fork, game, seat, candidates, world_seeds[0], clock, looked)
     except OutOfTime:
