@@ -126,27 +126,39 @@ def test_a_deadline_cuts_the_search_short_with_a_legal_answer(monkeypatch) -> No
         d.validate(COMPUTER, cut)
 
 
+def _combat_decision(file: str, kind: str, monkeypatch) -> tuple[Engine, list[str]]:
+    """The computer's decision of `kind` in the position `file`, with looks one step ahead
+    refused (a combat candidate is scored by the calculator, without playing), and Medium's
+    answer."""
+    game = position(file)
+    d = game.pending
+    assert d is not None and d.kind == kind and d.player == COMPUTER
+
+    def no_look(*args: object) -> float:
+        raise AssertionError("a combat candidate was played out to be pruned")
+
+    monkeypatch.setattr(search, "look_ahead", no_look)
+    return game, decide("medium", game, COMPUTER, 1)
+
+
+def _pruned(game: Engine, candidates: list) -> list:
+    scores: list[float] = []
+    return search.prune(Fork(game), game, COMPUTER, candidates, 1, search.Clock(None), scores)
+
+
 def test_blocks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch) -> None:
     """Eight block assignments (three blockers, each blocking the Worm or not) are more than the
     search keeps: the calculator ranks them with no look ahead, and the three-creature block
     that kills the 8/7 for two of its blockers is among those kept, above no block at all."""
-    game = position("gang_blocks_a_big_attacker_with_three.yaml")
-    d = game.pending
-    assert d is not None and d.kind == kinds.DECLARE_BLOCKERS and d.player == COMPUTER
-
-    def no_look(*args: object) -> float:
-        raise AssertionError("a block candidate was played out to be pruned")
-
-    monkeypatch.setattr(search, "look_ahead", no_look)
-    medium = decide("medium", game, COMPUTER, 1)
-    candidates = candidate_answers(game, COMPUTER, d, medium)
+    kind = kinds.DECLARE_BLOCKERS
+    game, medium = _combat_decision("gang_blocks_a_big_attacker_with_three.yaml", kind, monkeypatch)
+    candidates = candidate_answers(game, COMPUTER, game.pending, medium)
     assert len(candidates) == 8 > search.MAX_CANDIDATES
-    scores: list[float] = []
-    kept = search.prune(Fork(game), game, COMPUTER, candidates, 1, search.Clock(None), scores)
+    kept = _pruned(game, candidates)
     assert len(kept) == search.MAX_CANDIDATES and kept[0] == medium
     triple = max(candidates, key=len)
     assert len(triple) == 3 and triple in kept
-    worth = search.PRUNERS[kinds.DECLARE_BLOCKERS](game, COMPUTER)
+    worth = search.PRUNERS[kind](game, COMPUTER)
     assert worth(triple) > worth([])
     assert worth(triple) > max(worth(a) for a in candidates if len(a) == 2)
 
@@ -155,22 +167,16 @@ def test_attacks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch
     """Eight attacks (each of three creatures in or out) against one blocker at 6 life: the
     calculator, blocking as Medium would, finds everything attacking lethal, ranks it first, and
     ranks a Crawler alone into the 3/4 below the Dragon alone over it."""
-    game = position("attacks_for_lethal.yaml")
+    kind = kinds.DECLARE_ATTACKERS
+    game, medium = _combat_decision("attacks_for_lethal.yaml", kind, monkeypatch)
     d = game.pending
-    assert d is not None and d.kind == kinds.DECLARE_ATTACKERS and d.player == COMPUTER
-
-    def no_look(*args: object) -> float:
-        raise AssertionError("an attack candidate was played out to be pruned")
-
-    monkeypatch.setattr(search, "look_ahead", no_look)
-    candidates = candidate_answers(game, COMPUTER, d, [])
+    candidates = candidate_answers(game, COMPUTER, d, medium)
     assert len(candidates) == 8 > search.MAX_CANDIDATES
-    worth = search.PRUNERS[kinds.DECLARE_ATTACKERS](game, COMPUTER)
+    worth = search.PRUNERS[kind](game, COMPUTER)
     names = {o.id: o.data[0].name for o in d.options}  # type: ignore[index]
     by_names = {tuple(sorted(names[i] for i in a)): worth(a) for a in candidates}
     everything = by_names[("Dungeon Crawler", "Dungeon Crawler", "Emerald Dragon")]
     assert everything == max(by_names.values()) and everything > 500  # a win
     assert by_names[("Emerald Dragon",)] > by_names[("Dungeon Crawler",)]
-    scores: list[float] = []
-    kept = search.prune(Fork(game), game, COMPUTER, candidates, 1, search.Clock(None), scores)
+    kept = _pruned(game, candidates)
     assert len(kept) == search.MAX_CANDIDATES and max(kept, key=len) == max(candidates, key=len)
