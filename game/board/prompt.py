@@ -156,7 +156,7 @@ def _attack_all(d: Decision) -> tuple[str, ...]:
     """The options of "Attack with all": each creature able to attack, attacking the player
     (an option's data is the creature and whom it attacks: a player's name or a planeswalker's
     id, combat.declare_attackers)."""
-    if d.kind != DECLARE_ATTACKERS or len(d.options) < 2:
+    if d.kind != DECLARE_ATTACKERS:
         return ()
     return tuple(
         o.id for o in d.options if isinstance(o.data, tuple) and isinstance(o.data[1], str)

@@ -550,8 +550,8 @@
   function attackAllState() {
     var button = document.getElementById("attack-all");
     if (!button) return;
-    button.hidden = false;
     var boxes = attackBoxes(button);
+    button.hidden = boxes.length === 0;  // no creature can attack the player: nothing to tick
     var all = boxes.length > 0 && boxes.every(function (box) { return box.checked; });
     button.setAttribute("data-all-on", all ? "1" : "");
     button.querySelector(".attack-all-text").textContent = all ? "Attack with none" : "Attack with all";

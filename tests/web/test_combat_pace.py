@@ -120,6 +120,21 @@ def test_a_lethal_swing_with_five_creatures_and_no_blocker_is_one_decision(playe
     assert game.status == game.FINISHED
 
 
+def test_attack_with_all_works_with_a_single_attacker(players):
+    """The key A and its button were shown with one creature able to attack but ticked
+    nothing: "all" is that one creature."""
+    alice, bob = players
+    text = position_text("five_attackers.yaml").replace(
+        "Grizzled Outrider, Veteran Dungeoneer, Zombie Ogre, Dungeon Crawler, Yuan-Ti Malison, ",
+        "Zombie Ogre, ",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, "pass")  # her main phase
+    d = pending(game)
+    assert d.kind == "declare_attackers" and len(d.options) == 1
+    assert view(game, alice).prompt.all_ids == (d.options[0].id,)
+
+
 def test_with_a_possible_blocker_the_stop_once_blocks_are_known_stays(players):
     alice, bob = players
     text = position_text("five_attackers.yaml").replace(
