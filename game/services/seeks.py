@@ -13,9 +13,11 @@ Pairing is atomic with any number of servers, and no seek is ever paired twice:
 
 - PostgreSQL: the seek being paired is locked (its own new row, or `select_for_update
   (skip_locked=True)` when a poll retries it) and each candidate is taken with
-  `select_for_update(skip_locked=True)` and checked still open under that lock, in one
-  transaction. A row another transaction is pairing is skipped, never waited for, so two
-  servers neither pair one seek twice nor deadlock.
+  `select_for_update` and checked still open under that lock, in one transaction. A candidate
+  another transaction holds is skipped (`skip_locked`) unless it is younger than the seek being
+  paired: the older waits for it, so two seeks polled at the same instant, each holding its
+  own row, do not skip each other for ever. Waits go only towards younger seeks, so they never
+  form a cycle: two servers neither pair one seek twice nor deadlock.
 - SQLite: every transaction is IMMEDIATE (settings.py), one writer at a time.
 
 Two players pressing Play now at the same instant on two servers may each miss the other's seek
@@ -219,10 +221,14 @@ def _pair(seek: Seek, at: datetime) -> Game | None:
     fitting = [c for c in candidates if abs(c.rating - seek.rating) <= max(mine, _window(c, at))]
     fitting.sort(key=lambda c: (abs(c.rating - seek.rating), c.created, c.pk))
     for candidate in fitting:
-        # Taken only if no other transaction holds it, and checked again under the lock: it
-        # may have been paired (or cancelled) since it was read.
+        # Checked again under the lock: it may have been paired (or cancelled) since it was
+        # read. A candidate another transaction holds is skipped, except that the older seek
+        # waits for a younger one: two seeks polled at the same instant each hold their own row
+        # and would otherwise skip each other at every poll. The younger's poll skips the older
+        # and ends, so the wait is short, and waits go one way only (towards a younger seek),
+        # so they never form a cycle.
         other = (
-            Seek.objects.select_for_update(skip_locked=True)
+            Seek.objects.select_for_update(skip_locked=candidate.pk < seek.pk)
             .filter(pk=candidate.pk, game__isnull=True)
             .first()
         )

@@ -5,10 +5,11 @@ under `make test-postgresql`, on SQLite otherwise)."""
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from game import services
@@ -230,6 +231,53 @@ def _together(jobs: list) -> list[BaseException]:
     for t in threads:
         t.join(timeout=60)
     return errors
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+def test_an_older_seek_polled_while_a_younger_one_is_held_pairs_with_it():
+    """Two seeks that missed each other, polled at the same instant: the younger's poll holds
+    its row while the older's poll runs. The older waits for it and pairs (on PostgreSQL each
+    used to skip the other's locked row, at every poll, for as long as their polls coincided)."""
+    old, young = make_player("old"), make_player("young")
+    for p, when in ((old, 0), (young, 1)):
+        Seek.objects.create(
+            player=p,
+            time_control=UNTIMED.key,
+            rated=False,
+            deck_name="Varis",
+            deck=list(GREEN_WHITE_VARIS),
+            rating=p.rating,
+            created=at(when),
+            last_seen=at(when),
+        )
+    held = threading.Event()
+    results: list = []
+
+    def younger_poll() -> None:
+        try:
+            with transaction.atomic():
+                list(Seek.objects.select_for_update().filter(player=young))
+                held.set()
+                time.sleep(0.5)  # the older's poll runs meanwhile
+        finally:
+            connection.close()
+
+    def older_poll() -> None:
+        try:
+            held.wait(10)
+            results.append(services.check_seek(old, at=at(2)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=younger_poll), threading.Thread(target=older_poll)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    close_old_connections()
+    assert len(results) == 1 and isinstance(results[0], Game)
+    assert {s.player_id for s in results[0].seats.all()} == {old.pk, young.pk}
 
 
 @pytest.mark.django_db(transaction=True)
