@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import table
+from .helpers import past_arrival, table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -77,10 +77,11 @@ def test_space_after_the_moment_passes_as_always(new_page, live_server_url):
     alice, _ = table(new_page, live_server_url, "five_attackers_20.yaml")
     prompt = alice.locator("#prompt .prompt.mine")
     expect(prompt).to_be_focused()
+    past_arrival(alice)  # the page's first prompt has its moment too
     alice.keyboard.press("Space")  # to combat
     expect(prompt).to_have_attribute("data-kind", "declare_attackers")
     expect(prompt).to_be_focused()
-    expect(prompt).not_to_have_class(re.compile(r"\barriving\b"))
+    past_arrival(alice)
     alice.keyboard.press("a")
     alice.keyboard.press("Space")
     expect(alice.locator("#topbar .turn-step")).to_have_text("Main 2")
