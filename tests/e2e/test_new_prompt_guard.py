@@ -77,7 +77,6 @@ def test_space_after_the_moment_passes_as_always(new_page, live_server_url):
     alice, _ = table(new_page, live_server_url, "five_attackers_20.yaml")
     prompt = alice.locator("#prompt .prompt.mine")
     expect(prompt).to_be_focused()
-    past_arrival(alice)  # the page's first prompt has its moment too
     alice.keyboard.press("Space")  # to combat
     expect(prompt).to_have_attribute("data-kind", "declare_attackers")
     expect(prompt).to_be_focused()
