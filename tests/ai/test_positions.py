@@ -235,9 +235,6 @@ CASES = [
         "no_big_trampler_into_a_deathtouch_blocker.yaml",
         "bob",
         _never_attacks_with("Caves of Chaos Adventurer"),
-        ("easy", "medium"),
-        "Hard's search still makes this attack: its evaluation rates the 5 damage trampling over"
-        " above the 7/5 it loses (a known weakness, left open in issue 26)",
     ),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case(
