@@ -33,6 +33,7 @@ from bench.engine import baseline_ops_per_s
 from dungeons.official import official_dungeons
 from game.ai import decide, search
 from game.ai.candidates import candidate_answers
+from game.ai.copies import Fork
 from game.decks import STARTER_DECKS
 from game.engine import kinds
 from game.engine.game import Engine, GameSetup, replay
@@ -91,7 +92,7 @@ def main() -> None:
             if name == "look_ahead":
                 del search.PRUNERS[kind]
             try:
-                fork = search.Fork(game)
+                fork = Fork(game)
                 start = time.perf_counter()
                 search.prune(fork, game, d.player, candidates, i, search.Clock(None), [])
                 prune_times[name].append(time.perf_counter() - start)

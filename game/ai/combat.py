@@ -18,7 +18,7 @@ from game.engine.decisions import Decision
 from game.engine.state import GameState, Obj
 
 from .answers import Answer, valid_subset
-from .blocks import DANGER, Race, plan_blocks, plan_worth, worst_order
+from .blocks import DANGER, Blocks, Race, plan_blocks, plan_worth, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body, permanent_value
 from .habits import Habits, habits
@@ -200,17 +200,7 @@ class CombatRules(Rules):
 
     def on_declare_blockers(self, g: GameState, d: Decision) -> Answer:
         # Easy doesn't see the initiative, the drain that comes with it or the race.
-        p = block_problem(g, d, self.seat, careful=self.sloppy == 0)
-        blocks = plan_blocks(
-            p.attackers,
-            p.able,
-            p.life,
-            at_walkers=p.at_walkers,
-            slip=self.slip,
-            keep_clear=p.keep_clear,
-            on_hit=p.on_hit,
-            race=p.race,
-        )
+        blocks = block_problem(g, d, self.seat, careful=self.sloppy == 0).plan(self.slip)
         chosen = [f"b{b.id}:{aid}" for aid, group in blocks.items() for b in group]
         return valid_subset(d, chosen)
 
@@ -227,6 +217,32 @@ class BlockProblem:
     keep_clear: float
     on_hit: int
     race: Race | None
+
+    def plan(self, slip: Callable[[float], bool] = lambda chance: False) -> Blocks:
+        """The blocks `plan_blocks` makes of it (`slip`: Easy's)."""
+        return plan_blocks(
+            self.attackers,
+            self.able,
+            self.life,
+            at_walkers=self.at_walkers,
+            slip=slip,
+            keep_clear=self.keep_clear,
+            on_hit=self.on_hit,
+            race=self.race,
+        )
+
+    def worth(self, blocks: Blocks) -> float:
+        """What `blocks` are worth to the defender (`plan_worth`; a careful problem only)."""
+        assert self.race is not None
+        return plan_worth(
+            self.attackers,
+            blocks,
+            self.life,
+            race=self.race,
+            keep_clear=self.keep_clear,
+            on_hit=self.on_hit,
+            at_walkers=self.at_walkers,
+        )
 
 
 def block_problem(g: GameState, d: Decision, seat: str, *, careful: bool) -> BlockProblem:
@@ -268,7 +284,6 @@ def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer
     combat calculator alone: Hard's search ranks every block assignment by it before it samples
     worlds (search.PRUNERS)."""
     p = block_problem(g, d, seat, careful=True)
-    assert p.race is not None
     pairs = {opt.id: opt.data for opt in d.options}
     bodies = {b.id: b for group in p.able.values() for b in group}
 
@@ -277,15 +292,7 @@ def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer
         for i in [answer] if isinstance(answer, str) else answer:
             b, a = pairs[i]  # type: ignore[misc]
             blocks.setdefault(a.id, []).append(bodies[b.id])
-        return plan_worth(
-            p.attackers,
-            blocks,
-            p.life,
-            race=p.race,  # type: ignore[arg-type]
-            keep_clear=p.keep_clear,
-            on_hit=p.on_hit,
-            at_walkers=p.at_walkers,
-        )
+        return p.worth(blocks)
 
     return worth
 
@@ -319,24 +326,10 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
         at_walkers = frozenset(a.id for a, at_walker in chosen if at_walker)
         ids = {a.id for a in going}
         race = Race(sum(fight(b).to_defender for oid, b in later.items() if oid not in ids))
-        blocks = plan_blocks(
-            going,
-            {a.id: able[a.id] for a in going},
-            life,
-            at_walkers=at_walkers,
-            keep_clear=keep_clear,
-            on_hit=on_hit,
-            race=race,
+        theirs = BlockProblem(
+            going, {a.id: able[a.id] for a in going}, life, at_walkers, keep_clear, on_hit, race
         )
-        return -plan_worth(
-            going,
-            blocks,
-            life,
-            race=race,
-            keep_clear=keep_clear,
-            on_hit=on_hit,
-            at_walkers=at_walkers,
-        )
+        return -theirs.worth(theirs.plan())
 
     return worth
 

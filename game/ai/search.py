@@ -31,8 +31,9 @@ import time
 from collections.abc import Callable
 
 from game.engine import kinds
-from game.engine.decisions import IllegalAnswer
+from game.engine.decisions import Decision, IllegalAnswer
 from game.engine.game import Engine
+from game.engine.state import GameState
 
 from .answers import Answer
 from .candidates import candidate_answers
@@ -192,26 +193,17 @@ def play_out(
 
 # Pruning ---------------------------------------------------------------------------------------
 # How a candidate is scored before the worlds are sampled, by kind of decision. The default is a
-# look one step ahead (`look_ahead`), a few milliseconds a candidate. A block is scored by the
-# combat calculator instead (`combat.block_answer_worth`, a few microseconds): what dies on each
-# side and the life race, without playing. A pruner is made once per decision and scores one
-# answer at a time, on the seat's view of the real game (no sampled world).
-Pruner = Callable[[Engine, str], Callable[[Answer], float]]
-
-
-def _block_pruner(game: Engine, seat: str) -> Callable[[Answer], float]:
-    assert game.pending is not None
-    return block_answer_worth(game.state, game.pending, seat)
-
-
-def _attack_pruner(game: Engine, seat: str) -> Callable[[Answer], float]:
-    assert game.pending is not None
-    return attack_answer_worth(game.state, game.pending, seat)
+# look one step ahead (`look_ahead`), a few milliseconds a candidate. An attack or a block is
+# scored by the combat calculator instead (`combat.attack_answer_worth`, `block_answer_worth`):
+# what dies on each side and the life race, without playing. A pruner is made once per
+# decision and scores one answer at a time, on the seat's view of the real game (no sampled
+# world).
+Pruner = Callable[[GameState, Decision, str], Callable[[Answer], float]]
 
 
 PRUNERS: dict[str, Pruner] = {
-    kinds.DECLARE_BLOCKERS: _block_pruner,
-    kinds.DECLARE_ATTACKERS: _attack_pruner,
+    kinds.DECLARE_BLOCKERS: block_answer_worth,
+    kinds.DECLARE_ATTACKERS: attack_answer_worth,
 }
 
 
@@ -265,7 +257,7 @@ def prune(
     assert d is not None
     pruner = PRUNERS.get(d.kind)
     if pruner is not None:
-        worth = pruner(game, seat)
+        worth = pruner(game.state, d, seat)
         for answer in candidates:
             clock.check()
             scores.append(worth(answer))

@@ -158,7 +158,7 @@ def test_blocks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch)
     assert len(kept) == search.MAX_CANDIDATES and kept[0] == medium
     triple = max(candidates, key=len)
     assert len(triple) == 3 and triple in kept
-    worth = search.PRUNERS[kind](game, COMPUTER)
+    worth = search.PRUNERS[kind](game.state, game.pending, COMPUTER)
     assert worth(triple) > worth([])
     assert worth(triple) > max(worth(a) for a in candidates if len(a) == 2)
 
@@ -172,7 +172,7 @@ def test_attacks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch
     d = game.pending
     candidates = candidate_answers(game, COMPUTER, d, medium)
     assert len(candidates) == 8 > search.MAX_CANDIDATES
-    worth = search.PRUNERS[kind](game, COMPUTER)
+    worth = search.PRUNERS[kind](game.state, game.pending, COMPUTER)
     names = {o.id: o.data[0].name for o in d.options}  # type: ignore[index]
     by_names = {tuple(sorted(names[i] for i in a)): worth(a) for a in candidates}
     everything = by_names[("Dungeon Crawler", "Dungeon Crawler", "Emerald Dragon")]
