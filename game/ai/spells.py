@@ -3,9 +3,9 @@
 Every target a phrase may name is scored by what the text's steps on it gain the seat, read from
 the steps' readings (`ops.reading`, nothing else): a step that hurts gains when it names the
 other player's thing and gives away when it names one's own, a helpful step the other way round;
-a step that removes what it names (destroy, counter, return to hand), damage that kills and an
-Aura that hurts are worth the thing's whole value, any other step what its reading says it is
-worth to the player it helps. A card in a graveyard that a phrase names comes back to the seat
+a step that removes what it names (destroy, counter, return to hand) and damage that kills are
+worth the thing's whole value, an Aura that hurts what it takes from the creature it will
+enchant (`aura_takes`), any other step what its reading says it is worth to the player it helps. A card in a graveyard that a phrase names comes back to the seat
 (every such phrase of the pool returns it). Divided damage is scored split by split.
 
 A spell with targets is cast when its targets gain something: a removal spell only at a threat
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from game.engine.carddef import CardDef, Step, TargetSpec
+from game.engine.carddef import CardDef, Static, Step, TargetSpec
 from game.engine.continuous import chars
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj, StackItem
@@ -43,24 +43,23 @@ ABILITY_WORTH = 1.5
 @dataclass(frozen=True, slots=True)
 class Text:
     """What a spell or ability does, as its targets are chosen: its steps, its target phrases,
-    and for an Aura spell whether it hurts the creature it will enchant (None: not an Aura)."""
+    and for an Aura spell its face, whose statics act on the creature it will enchant (None: not
+    an Aura)."""
 
     effect: list[Step]
     specs: list[TargetSpec]
-    enchants: bool | None = None
+    aura: CardDef | None = None
 
     @staticmethod
     def of_face(face: CardDef) -> Text:
-        enchants = None
-        if "Aura" in face.subtypes:
-            enchants = any(s.hurts for s in face.statics if s.affects == "enchanted")
-        return Text(list(face.spell), list(face.spell_targets), enchants)
+        aura = face if "Aura" in face.subtypes else None
+        return Text(list(face.spell), list(face.spell_targets), aura)
 
     @staticmethod
     def of_item(item: StackItem) -> Text:
         if item.kind == "spell" and item.card is not None and not item.adventure:
             face = Text.of_face(item.card.card)
-            return Text(list(item.effect), list(item.target_specs), face.enchants)
+            return Text(list(item.effect), list(item.target_specs), face.aura)
         return Text(list(item.effect), list(item.target_specs))
 
     def steps(self, index: int) -> list[Step]:
@@ -94,19 +93,19 @@ def gain(
         return 0.0
     if obj.zone == "graveyard":
         return card_value(obj.card)
-    enchants = text.enchants if index == 0 else None
-    return _on_permanent(g, seat, steps, enchants, obj, damage)
+    aura = text.aura if index == 0 else None
+    return _on_permanent(g, seat, steps, aura, obj, damage)
 
 
 def _on_permanent(
-    g: GameState, seat: str, steps: list[Step], enchants: bool | None, obj: Obj, damage: int | None
+    g: GameState, seat: str, steps: list[Step], aura: CardDef | None, obj: Obj, damage: int | None
 ) -> float:
     theirs = obj.controller != seat
     value = permanent_value(g, obj)
     whole = value if theirs else -value  # taking it away from its controller
     total = 0.0
-    if enchants is not None:
-        total += whole if enchants else -whole * 0.2
+    if aura is not None:
+        total += aura_takes(g, seat, aura, obj) * (1 if theirs else -1)
     for s in steps:
         r = reading(s)
         if r.damage:
@@ -117,6 +116,65 @@ def _on_permanent(
         else:
             total += _helped(g, seat, r.hurts(s), obj.controller, s)
     return total
+
+
+@dataclass(frozen=True, slots=True)
+class _Attached:
+    """An Aura spell as it will be once it enchants `attached_to`: what its statics' conditions,
+    P/T functions and entering triggers read of their source."""
+
+    attached_to: int
+    controller: str
+    zone: str = "battlefield"
+
+
+def _enchanting(aura: CardDef) -> list[Static]:
+    return [s for s in aura.statics if s.affects == "enchanted"]
+
+
+def aura_takes(g: GameState, seat: str, aura: CardDef, obj: Obj) -> float:
+    """What `seat`'s Aura spell takes from the creature `obj` by enchanting it, in `obj`'s worth
+    (negative: what a helpful Aura gives it, a fifth of its worth).
+
+    All of it when the creature dies of the Aura (toughness 0, CR 704.5f) or can never untap
+    and is tapped, now or by the Aura as it enters (Ray of Frost taps a red one): it is out of
+    every fight. Otherwise what its changed power, toughness and abilities take from its worth:
+    keeping an untapped creature from untapping takes nothing yet, since it still blocks and
+    its controller need never attack with it; the Aura waits for it to tap (a flash Aura at the
+    end step of a turn it attacked). What the statics cannot say (a `harms` with no P/T
+    function) reads as all of it."""
+    value = permanent_value(g, obj)
+    statics = _enchanting(aura)
+    if not any(s.hurts for s in statics):
+        return -0.2 * value
+    c = chars(g, obj)
+    if "Creature" not in c.types:
+        return value
+    src = _Attached(obj.id, seat)
+    live = [s for s in statics if s.condition is None or s.condition(g, src)]
+    power, toughness, keywords = c.power, c.toughness - obj.damage, c.keywords
+    for s in live:
+        dp, dt = s.pt_fn(g, src, obj) if s.pt_fn is not None else (s.power, s.toughness)
+        power, toughness = power + dp, toughness + dt
+        if s.lose_all_abilities:
+            keywords = frozenset()
+        if (s.harms and s.pt_fn is None) or s.cant_block:
+            return value
+    if toughness <= 0:
+        return value
+    if any(s.doesnt_untap for s in live) and (obj.tapped or _taps_as_it_enters(g, aura, src)):
+        return value
+    return value - creature_value(max(0, power), toughness, keywords)
+
+
+def _taps_as_it_enters(g: GameState, aura: CardDef, src: _Attached) -> bool:
+    """Does the Aura tap its creature as it enters (an entering trigger whose condition holds)?"""
+    for t in aura.triggers:
+        if t.trigger != "self_enters" or not any(reading(s).taps for s in t.effect):
+            continue
+        if t.intervening_if is None or t.intervening_if(g, src.controller, src):
+            return True
+    return False
 
 
 def _on_player(g: GameState, seat: str, steps: list[Step], name: str, damage: int | None) -> float:
@@ -276,7 +334,7 @@ def is_threat(g: GameState, seat: str, obj: Obj) -> bool:
 
 def _removes(text: Text, index: int) -> bool:
     """Does the phrase take a permanent away (destroy, damage, an Aura that hurts)?"""
-    if index == 0 and text.enchants:
+    if index == 0 and text.aura is not None and any(s.hurts for s in _enchanting(text.aura)):
         return True
     return any(
         reading(s).hurts(s) and (reading(s).removes or reading(s).damage) for s in text.steps(index)

@@ -162,6 +162,8 @@ class Reading:
     - `drains`: the step's `amount` is life that each player its `who` names loses, with no
       way out: the computer counts a room's drain in what the other player can still take
       from it (a venture into Trap! on top of an attack).
+    - `taps`: the step taps the permanent it acts on (Ray of Frost's creature as the Aura
+      enters): the computer reads a creature kept from untapping as gone once it is tapped.
     """
 
     harms: bool | Callable[[Step], bool]
@@ -171,6 +173,7 @@ class Reading:
     ventures: bool = False
     boost: Callable[[Step], Boost | None] | None = None
     drains: bool = False
+    taps: bool = False
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""

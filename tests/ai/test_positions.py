@@ -348,6 +348,21 @@ CASES = [
         why="Easy never counters a spell or an ability (docs/ai.md, Easy's slips)",
     ),
     Case("precipitous_drop_on_the_opponents_creature.yaml", "bob", _target_is_opponents),
+    Case("ray_of_frost_waits_for_the_creature_to_tap.yaml", "bob", _not_cast("Ray of Frost")),
+    Case(
+        "ray_of_frost_on_the_attacker_at_the_end_step.yaml",
+        "bob",
+        _casts("Ray of Frost"),
+        ("medium", "hard"),
+        "Easy never thinks of a flash spell at the other player's end step (docs/ai.md, Easy's slips)",
+    ),
+    Case(
+        "ray_of_frost_taps_a_red_creature.yaml",
+        "bob",
+        _casts("Ray of Frost"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it forgets a spell now and then",
+    ),
     Case(
         "eccentric_apprentice_never_makes_its_own_creature_a_bird.yaml",
         "bob",

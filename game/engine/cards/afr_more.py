@@ -27,7 +27,7 @@ def _enchanted_is_red(g, src) -> bool:
     return host is not None and "R" in host.card.colors
 
 
-@op("ray_of_frost_tap", data=False, reads=Reading(harms=True, worth=0.5))
+@op("ray_of_frost_tap", data=False, reads=Reading(harms=True, worth=0.5, taps=True))
 def _ray_tap(g, ctx, step) -> None:
     src = ctx.source(g)
     host = g.permanent(src.attached_to) if src is not None and src.attached_to else None
