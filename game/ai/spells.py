@@ -5,8 +5,9 @@ the steps' readings (`ops.reading`, nothing else): a step that hurts gains when 
 other player's thing and gives away when it names one's own, a helpful step the other way round;
 a step that removes what it names (destroy, counter, return to hand) and damage that kills are
 worth the thing's whole value, an Aura that hurts what it takes from the creature it will
-enchant (`aura_takes`), any other step what its reading says it is worth to the player it helps. A card in a graveyard that a phrase names comes back to the seat
-(every such phrase of the pool returns it). Divided damage is scored split by split.
+enchant (`aura_takes`), any other step what its reading says it is worth to the player it
+helps. A card in a graveyard that a phrase names comes back to the seat (every such phrase of
+the pool returns it). Divided damage is scored split by split.
 
 A spell with targets is cast when its targets gain something: a removal spell only at a threat
 (a creature that can hurt the seat) unless nothing better can come, divided damage only where it

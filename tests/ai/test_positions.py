@@ -354,7 +354,7 @@ CASES = [
         "bob",
         _casts("Ray of Frost"),
         ("medium", "hard"),
-        "Easy never thinks of a flash spell at the other player's end step (docs/ai.md, Easy's slips)",
+        "Easy never casts a flash spell at the other player's end step (docs/ai.md, Easy's slips)",
     ),
     Case(
         "ray_of_frost_taps_a_red_creature.yaml",
