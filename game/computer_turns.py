@@ -17,10 +17,10 @@ it was thought at and a fixed action id, so a turn taken twice is applied once.
   `venture-computer` of the "computer" channel layer (channels-redis's core layer: a message
   waits in Redis for one worker), and `manage.py runworker --layer computer venture-computer`
   processes take them, each one at a time (`ComputerConsumer`), thinking in a thread of their
-  own. Any number of workers share the work, first come, first served: the fairness between
-  players there is the cap on each player's running games (services/computer_limit.py). A game
-  has at most one pending decision, so one player has at most that many turns in the queue at
-  any moment, and a turn waits behind at most that many of each other player's.
+  own. A message only wakes a worker: the turn it takes is the waiting one next in turn
+  round-robin between the players the computer plays (services/computer_queue.py, chosen and
+  claimed in the database all workers share), so any number of workers share their thinking as
+  one server's runner does.
 
 Either way every server process keeps watch (`keep_watch`), started as Daphne's reactor starts
 running (game/asgi.py) or else by the first request or socket it serves (`start`): it first
@@ -98,14 +98,19 @@ async def play_turn(game_id: int, think: Think) -> bool:
 
 class ComputerConsumer(AsyncConsumer):
     """A worker's consumer of the computer's turns: one at a time (a worker is one process,
-    one core's worth of thinking; a turn it has not taken waits in Redis for the next free
-    worker)."""
+    one core's worth of thinking). Each message, sent as a turn was handed out, wakes it to take
+    the turn next in line round-robin (`services.take_turn`), which need not be the message's:
+    each message takes at most one turn, so the ones left waiting have messages of their own
+    still in Redis for the next free worker."""
 
     async def computer_turn(self, message: dict[str, Any]) -> None:
+        game_id = None
         try:
-            await play_turn(int(message["game"]), think_here)
+            game_id = await in_pool(services.take_turn)()
+            if game_id is not None:
+                await play_turn(game_id, think_here)
         except Exception:  # the watchdog hands the turn out again
-            log.exception("the computer's turn in game %s failed", message.get("game"))
+            log.exception("the computer's turn in game %s failed", game_id)
 
 
 class ServerRunner:

@@ -148,6 +148,10 @@ class Game(models.Model):
     # person is to decide): a server's watchdog hands it out again once it is overdue
     # (services/computer.py), so a worker that died mid-thought loses no game.
     computer_since = models.DateTimeField(null=True, blank=True)
+    # The version at which a worker took the computer's pending decision to think about it
+    # (None, or an older version: nobody has; services/computer_queue.py). Workers take the
+    # waiting decisions round-robin between the people the computer plays.
+    computer_taken = models.PositiveIntegerField(null=True, blank=True)
     # A rated game changes both players' Glicko-2 ratings once it ends (services/ratings.py);
     # only games paired between two accounts with a password are (services/seeks.py).
     rated = models.BooleanField(default=False)
@@ -264,6 +268,19 @@ class Seat(models.Model):
 
     # Set by game.board for the page being rendered (from live Connection rows).
     connected = False
+
+
+class ComputerShare(models.Model):
+    """When a worker last took a decision of the computer's in a game against this person: the
+    workers take the next from the person served least recently (services/computer_queue.py)."""
+
+    player = models.OneToOneField(
+        Player, primary_key=True, related_name="computer_share", on_delete=models.CASCADE
+    )
+    served = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.player} served at {self.served:%H:%M:%S}"
 
 
 class Connection(models.Model):

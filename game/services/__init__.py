@@ -11,7 +11,8 @@ modules behind it:
   (offered, then accepted);
 - `practice`: a dungeon designer's practice game ("Try it"), about to venture into the dungeon;
 - `computer`: the computer opponent's players, games against it, its pending decisions, and
-  answering for it through `answers.submit_answer`;
+  answering for it through `answers.submit_answer`; `computer_queue`: which waiting decision a
+  worker takes next (round-robin between the people the computer plays);
 - `engines`: the per-process engine cache, replay and catch-up from the log;
 - `store`: an action's SQL, the lock that starts it and the writes that end it;
 - `clock`: the chess clock as a value, with the time passed in;
@@ -57,6 +58,7 @@ from .computer import (
     overdue_turns,
     pending_turns,
 )
+from .computer_queue import take_turn
 from .engines import clear_engine_cache, engine_setup, offer_answers, reading, replay_game
 from .errors import ActionRefused
 from .lifecycle import (
@@ -168,6 +170,7 @@ __all__ = [
     "overdue_turns",
     "pending_turns",
     "set_computer_runner",
+    "take_turn",
     "ActionRefused",
     "PlayOn",
     "Summary",

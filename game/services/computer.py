@@ -207,28 +207,34 @@ def answer_for_computer(turn: Turn, answer: str | list[str]) -> bool:
 
 
 def pending_turns() -> list[int]:
-    """Every game in progress where the computer is to decide (a server's start hands them all
-    out again: whatever was being thought about when it stopped)."""
-    return list(_to_move().values_list("pk", flat=True))
+    """Every game in progress where the computer is to decide, each released for the workers to
+    take again (a server's start hands them all out again: whatever was being thought about
+    when it stopped)."""
+    due = to_move()
+    pks = list(due.values_list("pk", flat=True))
+    Game.objects.filter(pk__in=pks).update(computer_taken=None)
+    return pks
 
 
 def overdue_turns(*, older_than: float, at: datetime | None = None) -> list[int]:
     """The games where the computer's decision was handed out more than `older_than` seconds
     ago and is still not answered, each claimed again (its `computer_since` set to `at`) by
-    this caller alone: two servers keeping watch don't both hand it out."""
+    this caller alone: two servers keeping watch don't both hand it out. A worker that took it
+    has not answered in time (it died, or is stuck): it is released for the next one to take."""
     at = at or timezone.now()
-    due = _to_move().filter(computer_since__lt=at - timedelta(seconds=older_than))
+    due = to_move().filter(computer_since__lt=at - timedelta(seconds=older_than))
     claimed = []
     for pk, version, since in due.values_list("pk", "version", "computer_since"):
         won = Game.objects.filter(pk=pk, version=version, computer_since=since).update(
-            computer_since=at
+            computer_since=at, computer_taken=None
         )
         if won:
             claimed.append(pk)
     return claimed
 
 
-def _to_move():
+def to_move():
+    """The games in progress where the computer is to decide."""
     return Game.objects.filter(
         status=Game.ACTIVE,
         seats__engine_name=F("deciding"),

@@ -21,7 +21,7 @@ from game.models import ActionReceipt, Game, GameAction, Player
 from game.runtime import thinking
 from game.services import lifecycle
 
-from .helpers import pending
+from .helpers import make_player, pending
 
 
 def start_against_computer(player: Player, level: str = "easy", seed: int = 5) -> Game:
@@ -494,3 +494,59 @@ def test_a_server_shares_its_thinking_between_the_people_the_computer_plays(sett
 
     asyncio.run(play())
     assert started == [1, 6, 2, 3, 4, 5]
+
+
+def computer_to_decide(player: Player, seed: int) -> Game:
+    """A new game against the computer, played by `player` (passing) until the computer decides."""
+    game = start_against_computer(player, seed=seed)
+    while services.computer_turn(game.pk) is None:
+        game.refresh_from_db()
+        d = pending(game)
+        answer = "pass" if d.kind == "priority" else random_answer(d, random.Random(0))
+        services.submit_answer(game.pk, player, answer, version=game.version)
+    game.refresh_from_db()
+    return game
+
+
+def test_workers_take_the_waiting_turns_round_robin_between_the_people_the_computer_plays(
+    alice, bob
+):
+    """Alice's three turns came first and Bob's one last: a worker takes one of Alice's, then
+    Bob's (he has not been served), then the rest of Alice's, each once."""
+    games = [computer_to_decide(alice, seed) for seed in (5, 6, 7)] + [computer_to_decide(bob, 8)]
+    start = timezone.now() - timedelta(seconds=10)
+    for n, game in enumerate(games):  # handed out in this order
+        Game.objects.filter(pk=game.pk).update(computer_since=start + timedelta(seconds=n))
+    a1, a2, a3, b1 = (g.pk for g in games)
+    taken = [services.take_turn(at=start + timedelta(seconds=5 + n)) for n in range(5)]
+    assert taken == [a1, b1, a2, a3, None]  # None: every waiting turn is taken, once
+    # Turns taken and not answered in time (their workers died) are released by the watch, all
+    # four handed out again at one instant: Bob was served longest ago, then Alice's oldest.
+    later = start + timedelta(seconds=60)
+    assert set(services.overdue_turns(older_than=30, at=later)) == {a1, a2, a3, b1}
+    again = [services.take_turn(at=later + timedelta(seconds=n)) for n in range(5)]
+    assert again == [b1, a1, a2, a3, None]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_woken_for_one_game_thinks_for_the_turn_next_in_line():
+    """A message names the game whose turn was handed out, but the worker takes the turn next in
+    turn round-robin: Bob's, though the message is for Alice's game, as Alice was served last."""
+    from game import computer_turns
+    from game.models import ComputerShare
+
+    alice, bob = make_player("alice"), make_player("bob")
+    hers, his = computer_to_decide(alice, 5), computer_to_decide(bob, 8)
+    ComputerShare.objects.create(player=alice, served=timezone.now())
+    played: list[int] = []
+
+    async def play(game_id: int, think) -> bool:
+        played.append(game_id)
+        return True
+
+    with mock.patch.object(computer_turns, "play_turn", play):
+        consumer = computer_turns.ComputerConsumer()
+        asyncio.run(consumer.computer_turn({"type": "computer.turn", "game": hers.pk}))
+    assert played == [his.pk]
+    assert Game.objects.get(pk=his.pk).computer_taken == his.version
+    assert Game.objects.get(pk=hers.pk).computer_taken is None  # left for the next message
