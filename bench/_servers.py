@@ -6,7 +6,8 @@
 - A PostgreSQL database of one's own (`create_database`), a Redis channel prefix of one's own
   (`unique_name`), so runs on one machine don't see each other's games or messages.
 - Daphne processes serving Venture on free ports (`Daphne`), each with its own environment,
-  killed by their own process id.
+  killed by their own process id; Channels workers thinking for the computer (`Worker`,
+  VENTURE_COMPUTER=worker).
 
 Nothing here imports Django: the servers are configured through the environment only
 (DATABASE_URL, REDIS_URL, REDIS_PREFIX, ...), exactly as in production.
@@ -313,3 +314,45 @@ class Daphne:
             return self.log_path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return ""
+
+
+class Worker:
+    """One `manage.py runworker --layer computer venture-computer` process: it thinks for the
+    computer, one turn at a time (VENTURE_COMPUTER=worker), output to `log_path`, killed by its
+    own process id."""
+
+    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+        self.log_path = log_path
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(log_path, "ab")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(REPO / "manage.py"),
+                "runworker",
+                "--layer",
+                "computer",
+                "venture-computer",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def kill(self) -> None:
+        """Die at once, mid-thought if it is thinking."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        if not self._log.closed:
+            self._log.close()

@@ -1,14 +1,17 @@
 """Other games' action latency while the computer thinks, against the same server without it.
 
     .venv/bin/python bench/computer_latency.py [--games 8] [--computer-games 2] [--level hard]
-        [--pace 1] [--duration 30] [--modes process,thread]
+        [--pace 1] [--duration 30] [--modes process,thread,worker] [--workers 2]
 
 For each mode it starts one embedded Daphne (SQLite in a temporary folder, the in-memory channel
 layer: Venture as `make run` serves it) that thinks for the computer itself:
 
 - `process`: in spawned child processes (VENTURE_COMPUTER_PROCESSES=`--processes`, default 1,
   the server's default);
-- `thread`: in a thread of the server process (VENTURE_COMPUTER_PROCESSES=0).
+- `thread`: in a thread of the server process (VENTURE_COMPUTER_PROCESSES=0);
+- `worker`: as at scale, on PostgreSQL and Redis (started if they are down, as `.ci/run` does),
+  by `--workers` Channels workers (`manage.py runworker`, VENTURE_COMPUTER=worker), the one
+  Daphne thinking for nobody.
 
 `--games` games between two bots play over real websockets, each bot answering what its page
 offers after a think time drawn from [pace/2, 3*pace/2], and the latency of every action (sent
@@ -301,7 +304,44 @@ async def measure(server: _servers.Daphne, args: argparse.Namespace) -> dict:
     return out
 
 
+def run_workers(args: argparse.Namespace, limit: int | None) -> dict:
+    """The `worker` mode: PostgreSQL, Redis, one Daphne and `--workers` Channels workers that
+    think for the computer (VENTURE_COMPUTER=worker), as Venture runs at scale."""
+    for ensure in (_servers.ensure_postgres, _servers.ensure_redis):
+        reason = ensure()
+        if reason is not None:
+            raise SystemExit(f"the worker mode needs PostgreSQL and Redis: {reason}")
+    dbname = _servers.unique_name("venture_bench")
+    url = _servers.create_database(dbname)
+    extra = {} if limit is None else {"VENTURE_COMPUTER_GAMES_PER_PLAYER": str(limit)}
+    env = _servers.server_env(
+        url,
+        _servers.redis_url(0),
+        dbname,
+        VENTURE_COMPUTER="worker",
+        VENTURE_COMPUTER_DELAY_SECONDS="0",
+        **extra,
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        server, workers = None, []
+        try:
+            _servers.manage(env, "migrate", "--noinput")
+            server = _servers.Daphne(env, Path(folder) / "daphne.log").start()
+            workers = [
+                _servers.Worker(env, Path(folder) / f"worker-{n}.log") for n in range(args.workers)
+            ]
+            return asyncio.run((measure if limit is None else measure_crowd)(server, args))
+        finally:
+            for worker in workers:
+                worker.stop()
+            if server is not None:
+                server.stop()
+            _servers.drop_database(dbname)
+
+
 def run_mode(mode: str, args: argparse.Namespace, limit: int | None = None) -> dict:
+    if mode == "worker":
+        return run_workers(args, limit)
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'venture.sqlite3'}"
         extra = {} if limit is None else {"VENTURE_COMPUTER_GAMES_PER_PLAYER": str(limit)}
@@ -332,6 +372,7 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="VENTURE_COMPUTER_PROCESSES of the process mode"
     )
+    parser.add_argument("--workers", type=int, default=2, help="workers of the worker mode")
     parser.add_argument(
         "--case", default="others", choices=("others", "crowd"), help="what is measured"
     )
@@ -348,6 +389,7 @@ def main() -> None:
         "pace": args.pace,
         "duration": args.duration,
         "processes": args.processes,
+        "workers": args.workers,
         "modes": {},
     }
     for mode in args.modes.split(","):

@@ -14,11 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -33,44 +29,6 @@ MAX_ANSWERS = 1500
 TIMEOUT_SECONDS = 4  # VENTURE_COMPUTER_TIMEOUT_SECONDS: a lost turn is handed out again after
 DELAY_SECONDS = 1.5  # the worker holds each turn this long before answering: time to kill it
 COMPUTER = "Computer (Easy)"
-
-
-class Worker:
-    """One `manage.py runworker` process on the deployment, killed by its own process id."""
-
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
-        self.log_path = log_path
-        self._log = open(log_path, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                str(_servers.REPO / "manage.py"),
-                "runworker",
-                "--layer",
-                "computer",
-                "venture-computer",
-            ],
-            cwd=_servers.REPO,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self._log.close()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        if not self._log.closed:
-            self._log.close()
 
 
 def sql(dbname: str, query: str, *params: object) -> list[tuple]:
@@ -101,7 +59,7 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_game_ends_with_nothing_app
             log = LOGS / f"{name}-{n}.log"
             log.unlink(missing_ok=True)
             servers.append(_servers.Daphne(env, log).start())
-        workers.append(Worker(worker_env, LOGS / f"{name}-worker-1.log"))
+        workers.append(_servers.Worker(worker_env, LOGS / f"{name}-worker-1.log"))
         one, two = servers
 
         alice = Browser(one.base)
@@ -124,7 +82,7 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_game_ends_with_nothing_app
                     assert seat.version == version, "the killed worker's answer was applied"
                     # The new worker answers without holding its turns: nothing more is killed,
                     # and at DELAY_SECONDS a turn the rest of the game would take minutes.
-                    workers.append(Worker(env, LOGS / f"{name}-worker-2.log"))
+                    workers.append(_servers.Worker(env, LOGS / f"{name}-worker-2.log"))
                 pending = await table.next_choice()
                 if pending is None:
                     assert table.over, "nobody was offered a decision and the game is not over"
