@@ -241,6 +241,16 @@ def manage(env: dict[str, str], *args: str, timeout: float = 300) -> None:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
 
 
+def _terminate(proc: subprocess.Popen[bytes]) -> None:
+    """Ask a process to stop; kill it if it hasn't within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
 class Daphne:
     """One Daphne process serving `app` on a free port of 127.0.0.1, output to `log_path`."""
 
@@ -299,12 +309,7 @@ class Daphne:
     def stop(self) -> None:
         if self.alive:
             assert self.proc is not None
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            _terminate(self.proc)
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -348,11 +353,6 @@ class Worker:
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            _terminate(self.proc)
         if not self._log.closed:
             self._log.close()
