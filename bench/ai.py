@@ -7,7 +7,8 @@ ordered pairs in turn) and whole-number seed `--seed + k`, and is played twice w
 swapped, so both levels get the same deals, decks and coin flips. Prints one line per game and
 per pairing, then a JSON last line:
 
-    {"pairings": [{"a", "b", "games", "a_wins", "draws", "a_win_rate", "ci_low", "ci_high"}],
+    {"pairings": [{"a", "b", "games", "a_wins", "draws", "a_win_rate", "ci_low", "ci_high",
+                   "by_b_deck": {deck: [a_wins, games]}}],
      "think_ms": {level: {"p50", "p95", "max", "decisions"}, "hard_searched": {...}},
      "think_cpu_ms": {...the same in CPU time of the deciding process...},
      "nontrivial_think_ms": {...decisions with more than one option...}, "jobs", ...}
@@ -136,6 +137,17 @@ def player_answer(
     return decide(who, game, d.player, seed, deadline=deadline)
 
 
+def by_deck(results: list[dict]) -> dict[str, tuple[int, int]]:
+    """Player a's wins and games by the preset deck player b played: where a pairing's games
+    are lost (the preset decks are not of equal strength)."""
+    out: dict[str, tuple[int, int]] = {}
+    for deck in STARTER_DECKS:
+        mine = [r for r in results if r["decks"][1] == deck]
+        if mine:
+            out[deck] = (sum(r["a_won"] for r in mine), len(mine))
+    return out
+
+
 def summarise(times: dict[str, list[float]]) -> dict[str, dict[str, float | int | None]]:
     out = {}
     for level, xs in sorted(times.items()):
@@ -226,6 +238,7 @@ def main() -> None:
             "a_win_rate": round(wins / len(mine), 4) if mine else None,
             "ci_low": round(lo, 4),
             "ci_high": round(hi, 4),
+            "by_b_deck": by_deck(mine),
         }
         out_pairings.append(row)
         print(
@@ -233,6 +246,8 @@ def main() -> None:
             f"(95% CI {lo:.1%}-{hi:.1%}, {row['draws']} draws)",
             file=sys.stderr,
         )
+        for deck, (won, played) in row["by_b_deck"].items():
+            print(f"  with {b} on {deck}: {won}/{played}", file=sys.stderr)
         for r in mine:
             for source, sink in ((r["wall"], wall), (r["cpu"], cpu), (r["nontrivial"], nontrivial)):
                 for level, xs in source.items():

@@ -111,3 +111,22 @@ def test_burn_casts_its_damage_at_the_face_whenever_it_can() -> None:
     for s in could:
         # The land for the turn may come first; then the burn, whatever the board.
         assert s.chosen[0] in s.burn or s.chosen[0].startswith("play:"), s.chosen
+
+
+# Deals where bob plays a deck with no damage spell or ability: green-white, then white-black.
+NO_BURN_SEEDS = sized([1, 9], [0, 1, 2, 3, 8, 9, 10, 11])
+
+
+@pytest.mark.parametrize("seed", NO_BURN_SEEDS)
+def test_burn_with_a_deck_that_deals_no_damage_plays_exactly_like_medium(seed: int) -> None:
+    """The premise of docs/ai.md's bound on Medium against burn: burn's habit needs damage, so on
+    these decks its games are Medium against itself, move for move."""
+    game = Engine(setup_for(seed))
+    n = 0
+    while (d := game.pending) is not None and n < 4000:
+        n += 1
+        answer = decide("medium", game, d.player, seed * 1000 + n)
+        if d.player == "bob":
+            assert scripted_answer("burn", game, "bob", seed * 1000 + n) == answer, d.prompt
+        game.answer(d.player, answer)
+    assert game.state.winner is not None
