@@ -17,12 +17,14 @@ import math
 from collections.abc import Iterable
 
 from game.engine import kinds
-from game.engine.decisions import Decision, IllegalAnswer
+from game.engine.decisions import Decision, IllegalAnswer, Option
 from game.engine.game import Engine
+from game.engine.state import GameState
 
 from .answers import Answer, safe_answer
 from .priority import face_of_option
 from .spells import pointless
+from .tricks import boosts, combat_trick, effect_of, is_trick
 
 ENUMERATE_MAX = 48
 
@@ -84,9 +86,24 @@ def _priority(game: Engine, seat: str, d: Decision) -> list[Answer]:
         face = face_of_option(g, o)
         if face is not None and pointless(g, seat, face):
             continue  # a cast never worth its card (spells.py) is not worth a search
+        if is_trick(g, o) and not _trick_may_matter(g, seat, o, responding):
+            continue
         seen_labels.add(o.label)
         out.append(o.id)
     return out
+
+
+def _trick_may_matter(g: GameState, seat: str, o: Option, responding: bool) -> bool:
+    """Whether a combat trick (tricks.py) can change anything now: where the trick rule would
+    play it, or in answer to the other player's spell or ability when it adds toughness (a save
+    from damage). Elsewhere (menace and haste at an end step, on a defender, twice on one
+    creature) it does nothing, and in a sampled game doing nothing can still come out ahead by
+    the noise of the rollouts: a player sees a card tapped for no reason."""
+    if combat_trick(g, seat, [o]) == o.id:
+        return True
+    found = effect_of(g, o)
+    gains = boosts(found[0]) if found is not None else None
+    return responding and gains is not None and any(b.toughness > 0 for b in gains.values())
 
 
 def _choices_by_object(d: Decision) -> list[list[str]]:

@@ -55,10 +55,22 @@ def creature_value(power: int, toughness: int, keywords: frozenset[str]) -> floa
     return 1.0 + power * 1.0 + toughness * 0.6 + bonus
 
 
+# What a creature held tapped is worth beside a free one (`held_tapped`): it fights again only if
+# the effect holding it goes, which nothing in hand can be counted on for.
+HELD_SHARE = 0.25
+
+
+def held_tapped(g: GameState, o: Obj) -> bool:
+    """A tapped permanent that doesn't untap during its controller's untap step (Ray of Frost,
+    CR 502.3): a creature out of every fight, attacking or blocking, for as long as that lasts."""
+    return o.tapped and chars(g, o).doesnt_untap
+
+
 def permanent_value(g: GameState, o: Obj) -> float:
     c = chars(g, o)
     if "Creature" in c.types:
-        return creature_value(max(0, c.power), c.toughness - o.damage, c.keywords)
+        worth = creature_value(max(0, c.power), c.toughness - o.damage, c.keywords)
+        return worth * HELD_SHARE if held_tapped(g, o) else worth
     if "Land" in c.types:
         return 1.0
     if "Planeswalker" in c.types:

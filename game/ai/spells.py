@@ -29,7 +29,7 @@ from game.engine.ops import reading
 from game.engine.state import GameState, Obj, StackItem
 from game.engine.targets import TARGET_KINDS, Ref, candidates
 
-from .features import card_value, creature_value, life_value, permanent_value
+from .features import card_value, creature_value, held_tapped, life_value, permanent_value
 from .rooms import venture_value
 
 # A creature worth a removal spell or a counterspell: a 3-power creature, or a 2/2 with a
@@ -114,8 +114,9 @@ def _on_permanent(
                 total += whole
         elif r.removes:
             total += whole if r.hurts(s) else -whole
-        else:
+        elif not held_tapped(g, obj):
             total += _helped(g, seat, r.hurts(s), obj.controller, s)
+        # A creature held tapped gains or loses nothing by a counter or a boost: it is in no fight.
     return total
 
 

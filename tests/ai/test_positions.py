@@ -48,6 +48,11 @@ def _target_is_opponents(game: Engine, ids: list[str]) -> str | None:
     return None if whose == ["alice"] else f"the removal went on {whose}'s creature"
 
 
+def _on_the_crawler(game: Engine, ids: list[str]) -> str | None:
+    got = _labels(game, ids)
+    return None if got == ["Dungeon Crawler"] else f"the counters went on {got}"
+
+
 def _labels(game: Engine, ids: list[str]) -> list[str]:
     d = game.pending
     assert d is not None
@@ -124,6 +129,14 @@ def _refs(game: Engine, ids: list[str]) -> list[object]:
     d = game.pending
     assert d is not None
     return [d.option(i).data for i in ids]
+
+
+def _not_activated(card: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        used = [label for label in _labels(game, ids) if label.startswith("activate " + card)]
+        return f"it chose {used[0]!r}" if used else None
+
+    return wrong
 
 
 def _not_cast(card: str) -> Callable[[Engine, list[str]], str | None]:
@@ -299,6 +312,13 @@ CASES = [
     ),
     Case("no_pump_after_no_attackers.yaml", "bob", _passes),
     Case("no_pump_at_the_end_step.yaml", "bob", _passes),
+    Case(
+        "stirring_bard_not_tapped_for_nothing_at_the_end_step.yaml",
+        "bob",
+        _not_activated("Stirring Bard"),
+    ),
+    Case("forge_counters_not_on_a_frozen_creature.yaml", "bob", _on_the_crawler),
+    Case("stirring_bard_not_tapped_for_a_defender.yaml", "bob", _not_activated("Stirring Bard")),
     Case(
         "pump_in_combat_saves_or_kills.yaml",
         "bob",
