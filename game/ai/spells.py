@@ -29,7 +29,14 @@ from game.engine.ops import reading
 from game.engine.state import GameState, Obj, StackItem
 from game.engine.targets import TARGET_KINDS, Ref, candidates
 
-from .features import card_value, creature_value, held_tapped, life_value, permanent_value
+from .features import (
+    HELD_SHARE,
+    card_value,
+    creature_value,
+    held_tapped,
+    life_value,
+    permanent_value,
+)
 from .rooms import venture_value
 
 # A creature worth a removal spell or a counterspell: a 3-power creature, or a 2/2 with a
@@ -114,10 +121,33 @@ def _on_permanent(
                 total += whole
         elif r.removes:
             total += whole if r.hurts(s) else -whole
+        elif s.get("set_base") and "Creature" in chars(g, obj).types:
+            change = _new_base_change(g, obj, s)
+            total += -change if theirs else change
         elif not held_tapped(g, obj):
             total += _helped(g, seat, r.hurts(s), obj.controller, s)
         # A creature held tapped gains or loses nothing by a counter or a boost: it is in no fight.
     return total
+
+
+def _new_base_change(g: GameState, obj: Obj, step: Step) -> float:
+    """What a new base power and toughness ("becomes a 1/1 Bird with flying") changes in the
+    creature's worth. Counters and boosts still apply on top of the new base (CR 613.4b, 613.4c),
+    and the keywords it gains count: a 0/4 with three +1/+1 counters made a 1/1 flier is a 4/4
+    flier, bigger than before and able to block a flier."""
+    c = chars(g, obj)
+    base_p, base_t = step["set_base"]
+    power = base_p + c.power - (obj.card.power or 0)
+    toughness = base_t + c.toughness - (obj.card.toughness or 0)
+    keywords = c.keywords | frozenset(step.get("keywords", ()))
+    before = creature_value(max(0, c.power), c.toughness - obj.damage, c.keywords)
+    after = (
+        0.0
+        if toughness - obj.damage <= 0
+        else creature_value(max(0, power), toughness - obj.damage, keywords)
+    )
+    worth = after - before
+    return worth * HELD_SHARE if held_tapped(g, obj) else worth
 
 
 @dataclass(frozen=True, slots=True)

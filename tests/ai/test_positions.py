@@ -53,6 +53,10 @@ def _on_the_crawler(game: Engine, ids: list[str]) -> str | None:
     return None if got == ["Dungeon Crawler"] else f"the counters went on {got}"
 
 
+def _no_target(game: Engine, ids: list[str]) -> str | None:
+    return None if ids == [] else f"it targeted {_labels(game, ids)}"
+
+
 def _labels(game: Engine, ids: list[str]) -> list[str]:
     d = game.pending
     assert d is not None
@@ -318,6 +322,7 @@ CASES = [
         _not_activated("Stirring Bard"),
     ),
     Case("forge_counters_not_on_a_frozen_creature.yaml", "bob", _on_the_crawler),
+    Case("eccentric_apprentice_gives_no_flier_to_the_opponent.yaml", "bob", _no_target),
     Case("stirring_bard_not_tapped_for_a_defender.yaml", "bob", _not_activated("Stirring Bard")),
     Case(
         "pump_in_combat_saves_or_kills.yaml",
