@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from game.engine.carddef import CardDef
+from game.engine.combat import can_attack
 from game.engine.decisions import Decision, Option
 from game.engine.ops import reading
 from game.engine.state import GameState
@@ -60,6 +61,10 @@ class PriorityRules(Rules):
                 walker = [o for o in options if o.id.startswith("act:") and self._loyalty(g, o)]
                 if walker:
                     return walker[0].id
+                # Equipment goes on before the attack, where it makes the attack stronger.
+                equip = [o for o in options if self._equips_an_attacker(g, o)]
+                if equip:
+                    return equip[0].id
             return "pass"
         # Someone else's turn, nothing on the stack: flash creatures and instants at the end step
         # (Easy doesn't think of it).
@@ -155,6 +160,22 @@ class PriorityRules(Rules):
                 return False
         # Only abilities with a real cost: a free untapped ability could be repeated forever.
         return ability.tap or (ability.mana is not None and ability.mana.mana_value > 0)
+
+    def _equips_an_attacker(self, g: GameState, o: Option) -> bool:
+        """An equip ability worth its cost, of Equipment not yet on a creature of the seat's
+        that can attack, while one can: equipped after combat, it would sit out the attack."""
+        if not o.id.startswith("act:") or not self._ability_ok(g, o):
+            return False
+        obj = g.find(o.objs[0])
+        if obj is None:
+            return False
+        ability = obj.card.activated[int(o.id.split(":")[2])]
+        if not any(s.get("op") == "attach" for s in ability.effect):
+            return False
+        holder = g.find(obj.attached_to) if obj.attached_to is not None else None
+        if holder is not None and holder.controller == self.seat and can_attack(g, holder):
+            return False
+        return any(can_attack(g, x) for x in g.controlled(self.seat))
 
     def _loyalty(self, g: GameState, o: Option) -> bool:
         obj = g.find(o.objs[0])
