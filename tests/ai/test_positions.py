@@ -135,14 +135,6 @@ def _refs(game: Engine, ids: list[str]) -> list[object]:
     return [d.option(i).data for i in ids]
 
 
-def _activates(card: str) -> Callable[[Engine, list[str]], str | None]:
-    def wrong(game: Engine, ids: list[str]) -> str | None:
-        got = _labels(game, ids)
-        return None if any(x.startswith("activate " + card) for x in got) else f"it chose {got}"
-
-    return wrong
-
-
 def _not_activated(card: str) -> Callable[[Engine, list[str]], str | None]:
     def wrong(game: Engine, ids: list[str]) -> str | None:
         used = [label for label in _labels(game, ids) if label.startswith("activate " + card)]
@@ -331,7 +323,7 @@ CASES = [
     ),
     Case("forge_counters_not_on_a_frozen_creature.yaml", "bob", _on_the_crawler),
     Case("eccentric_apprentice_gives_no_flier_to_the_opponent.yaml", "bob", _no_target),
-    Case("equips_before_the_attack.yaml", "bob", _activates("Plate Armor")),
+    Case("equips_before_the_attack.yaml", "bob", _activates("activate Plate Armor")),
     Case("stirring_bard_not_tapped_for_a_defender.yaml", "bob", _not_activated("Stirring Bard")),
     Case(
         "pump_in_combat_saves_or_kills.yaml",
