@@ -133,8 +133,8 @@ def _on_permanent(
 def _new_base_change(g: GameState, obj: Obj, step: Step) -> float:
     """What a new base power and toughness ("becomes a 1/1 Bird with flying") changes in the
     creature's worth. Counters and boosts still apply on top of the new base (CR 613.4b, 613.4c),
-    and the keywords it gains count: a 0/4 with three +1/+1 counters made a 1/1 flier is a 4/4
-    flier, bigger than before and able to block a flier."""
+    and the keywords it gains count: a 1/2 deathtouch creature with three +1/+1 counters made a
+    1/1 flier is a 4/4 deathtouch flier, hardly smaller and now able to block a flier."""
     c = chars(g, obj)
     base_p, base_t = step["set_base"]
     power = base_p + c.power - (obj.card.power or 0)
