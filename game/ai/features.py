@@ -66,13 +66,43 @@ def held_tapped(g: GameState, o: Obj) -> bool:
     return o.tapped and chars(g, o).doesnt_untap
 
 
+# Lands on the battlefield: each up to LANDS_COUNTED is worth LAND_WORTH in `side_value`, one
+# beyond them SPARE_LAND_WORTH (the preset decks' curves top out at five or six mana).
+LAND_WORTH = 1.2
+LANDS_COUNTED = 7
+SPARE_LAND_WORTH = 0.2
+# A seat with at most LANDS_WANTED lands (the one in question counted) still needs each of them:
+# losing one costs a turn's mana, which `side_value`'s flat worth doesn't see. Decisions that
+# give up a land (a room's payment, a discard) weigh it at SHORT_LAND_WORTH instead, above a 1/1
+# token's worth, so the token goes first.
+LANDS_WANTED = 5
+SHORT_LAND_WORTH = 3.0
+
+
+def land_worth(lands: int) -> float:
+    """What one land is worth to a seat that has `lands` of them, that one included: on the
+    battlefield by their count there, in hand by the count on the battlefield and in hand."""
+    if lands <= LANDS_WANTED:
+        return SHORT_LAND_WORTH
+    return LAND_WORTH if lands <= LANDS_COUNTED else SPARE_LAND_WORTH
+
+
+def lands_of(g: GameState, seat: str) -> int:
+    return sum(1 for o in g.controlled(seat) if "Land" in chars(g, o).types)
+
+
+def lands_in_hand(g: GameState, seat: str) -> int:
+    """The seat's own hand only: what it may know."""
+    return sum(1 for o in g.player(seat).hand if "Land" in o.card.types)
+
+
 def permanent_value(g: GameState, o: Obj) -> float:
     c = chars(g, o)
     if "Creature" in c.types:
         worth = creature_value(max(0, c.power), c.toughness - o.damage, c.keywords)
         return worth * HELD_SHARE if held_tapped(g, o) else worth
     if "Land" in c.types:
-        return 1.0
+        return land_worth(lands_of(g, o.controller))
     if "Planeswalker" in c.types:
         return 3.0 + o.counters.get("loyalty", 0) * 0.6
     if o.name == "Treasure":
@@ -87,6 +117,11 @@ def card_value(card: CardDef) -> float:
     if "Creature" in card.types and card.power is not None:
         return 0.5 + 0.6 * creature_value(card.power, card.toughness or 0, card.keywords)
     return 1.5 + 0.5 * card.mana_value
+
+
+# A card in a known hand counts this share of its `card_value` in `side_value` (it still has to
+# be cast).
+HAND_SHARE = 0.8
 
 
 def library_danger(n: int) -> float:
@@ -113,9 +148,19 @@ def side_value(g: GameState, name: str, *, hand_known: bool) -> float:
             lands += 1
             continue
         score += permanent_value(g, o)
-    score += min(lands, 7) * 1.2 + max(0, lands - 7) * 0.2
+    score += (
+        min(lands, LANDS_COUNTED) * LAND_WORTH + max(0, lands - LANDS_COUNTED) * SPARE_LAND_WORTH
+    )
     if hand_known:
-        score += sum(min(card_value(o.card), 4.0) * 0.8 for o in p.hand)
+        # A land the seat still needs counts as the land it will be (a discard's cost
+        # includes the mana it would have given); any other card a share of its worth.
+        needed = lands + lands_in_hand(g, name) <= LANDS_WANTED
+        score += sum(
+            LAND_WORTH
+            if needed and "Land" in o.card.types
+            else min(card_value(o.card), 4.0) * HAND_SHARE
+            for o in p.hand
+        )
     else:
         score += len(p.hand) * 1.6
     score += library_danger(len(p.library))

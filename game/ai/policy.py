@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from game.engine.cards import CARDS
+from game.engine.continuous import chars
 from game.engine.decisions import Decision, Option
 from game.engine.game import Engine
 from game.engine.kinds import KINDS
@@ -22,7 +23,15 @@ from game.engine.state import GameState
 
 from .answers import Answer, safe_answer, valid_subset
 from .combat import CombatRules
-from .features import card_value, permanent_value
+from .features import (
+    HAND_SHARE,
+    card_value,
+    land_worth,
+    lands_in_hand,
+    lands_of,
+    life_value,
+    permanent_value,
+)
 from .opening import bottom, keeps
 from .priority import PriorityRules
 from .rooms import best_dungeon, room_score
@@ -87,22 +96,30 @@ class Policy(PriorityRules, CombatRules, TargetRules):
 
     # payments and small choices ---------------------------------------------------------------
     def on_unless(self, g: GameState, d: Decision) -> Answer:
-        life = g.player(self.seat).life
+        """ "Lose N life unless you …": pay with the least valuable thing the payment takes when
+        it is worth less than the life (both in the evaluation's units, `features.life_value`);
+        "unless you sacrifice a Zombie" keeps its own rule of thumb."""
+        me = g.player(self.seat)
         prompt = d.prompt.lower()
-        if "discard" in prompt:
-            hand = g.player(self.seat).hand
-            worst = min((card_value(o.card) for o in hand), default=9.0)
-            return "pay" if worst <= 1.0 or life <= 6 else "dont"
         if "zombie" in prompt:
             mine = [o for o in g.controlled(self.seat) if is_creature(g, o)]
             cheap = min((permanent_value(g, o) for o in mine), default=99.0)
             return "pay" if cheap <= 3.5 else "dont"
+        words = prompt.split()
+        lost = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+        life_cost = life_value(me.life) - life_value(me.life - lost)
+        if "discard" in prompt:
+            cheapest = min((self._obj_value(g, o.id) for o in me.hand), default=99.0)
+            return "pay" if cheapest * HAND_SHARE <= life_cost else "dont"
         if "sacrifice" in prompt:
-            stuff = g.controlled(self.seat)
-            lands = sum(1 for o in stuff if "Land" in o.card.types)
-            tokens = [o for o in stuff if o.token]
-            return "pay" if tokens or lands >= 6 or life <= 5 else "dont"
-        return "pay" if life <= 8 else "dont"
+            payable = [
+                o
+                for o in g.controlled(self.seat)
+                if {"Artifact", "Creature", "Land"} & chars(g, o).types
+            ]
+            cheapest = min((permanent_value(g, o) for o in payable), default=99.0)
+            return "pay" if cheapest <= life_cost else "dont"
+        return "pay" if me.life <= 8 else "dont"
 
     def on_pay_ward(self, g: GameState, d: Decision) -> Answer:
         return "pay"
@@ -198,4 +215,6 @@ class Policy(PriorityRules, CombatRules, TargetRules):
             return 0.0
         if obj.zone == "battlefield":
             return permanent_value(g, obj)
+        if obj.zone == "hand" and "Land" in obj.card.types:
+            return land_worth(lands_of(g, self.seat) + lands_in_hand(g, self.seat))
         return card_value(obj.card)

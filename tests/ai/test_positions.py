@@ -210,6 +210,18 @@ def _room(name: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
+def _loses_the_life(game: Engine, ids: list[str]) -> str | None:
+    return None if ids == ["dont"] else f"it paid: {_labels(game, ids)}"
+
+
+def _sacrifices(name: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return None if got == [name] else f"it sacrificed {got}"
+
+    return wrong
+
+
 def _alice_alone(game: Engine, ids: list[str]) -> str | None:
     d = game.pending
     assert d is not None
@@ -418,6 +430,9 @@ CASES = [
         levels=("medium", "hard"),
         why=EASY_SLIPS + ": a random room half the time",
     ),
+    Case("keeps_the_land_it_needs_in_veils_of_fear.yaml", "bob", _loses_the_life),
+    Case("keeps_its_lands_in_sandfall_cell.yaml", "bob", _loses_the_life),
+    Case("sacrifices_the_token_not_a_land_in_sandfall_cell.yaml", "bob", _sacrifices("Skeleton")),
     Case(
         "no_trap_at_itself_past_a_hexproof_player.yaml",
         "bob",
