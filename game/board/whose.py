@@ -201,14 +201,20 @@ def _ordinal(n: int) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def log_line_for(line: str, me: str) -> str:
-    """A log line as the viewer reads it. The engine writes whose each target is by name
-    ("casts Kick in the Door targeting Bob's Dungeon Crawler": one text for both players and
-    the replay); to the viewer its own things are "your" and itself as a target "you"."""
+    """A log line as the viewer reads it. The engine writes whose each object is by name (one
+    text for both players and the replay): a target ("casts Kick in the Door targeting Bob's
+    Dungeon Crawler"), a permanent at the start of a line ("Bob's Goblin is destroyed") and one
+    dealt damage ("deals 2 damage to Goblin (Bob's)"). To the viewer its own things are
+    "your", "Your" and "(yours)", and itself as a target "you"."""
+    if not me:
+        return line
+    name = re.escape(me)
+    line = re.sub(rf"^{name}'s ", "Your ", line)
+    line = line.replace(f"({me}'s)", "(yours)")
     at = line.find(_TARGETING)
-    if at < 0 or not me:
+    if at < 0:
         return line
     cut = at + len(_TARGETING)
-    name = re.escape(me)
     tail = re.sub(rf"(^|, ){name}'s ", r"\1your ", line[cut:])
     tail = re.sub(rf"(^|, ){name}(?=, |$| \()", r"\1you", tail)
     return line[:cut] + tail

@@ -149,7 +149,9 @@ def deal_damage(
             o.damage += amount
             if deathtouch:
                 o.deathtouch_damage = True
-        g.note(f"{source_name} deals {amount} damage to {o.name}")
+        # Whose after the name, so that the sentence up to it reads as it always has (scenario
+        # files check log fragments, docs/scenarios.md).
+        g.note(f"{source_name} deals {amount} damage to {o.name} ({o.controller}'s)")
     if lifelink_to is not None:
         gain_life(g, lifelink_to, amount)  # lifelink (CR 702.15b)
     return amount

@@ -11,6 +11,7 @@ from .effects_players import amount
 from .kinds import YES_NO
 from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Boost, Param, Reading, amount_of, op
 from .state import ContinuousEffect, GameState
+from .targets import whose_name
 from .tokens import TOKENS
 from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
 
@@ -203,8 +204,9 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
 )
 def op_destroy(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
+        name = whose_name(o)
         if destroy(g, o) is not None:
-            g.note(f"{o.name} is destroyed")
+            g.note(f"{name} is destroyed")
 
 
 @op(
@@ -260,8 +262,9 @@ def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
 )
 def op_return_to_hand(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
+        name = whose_name(o)
         move(g, o, "hand")
-        g.note(f"{o.name} is returned to its owner's hand")
+        g.note(f"{name} is returned to its owner's hand")
 
 
 @op(

@@ -9,6 +9,7 @@ from .continuous import chars
 from .dungeon import dungeon_sba
 from .kinds import LEGEND_RULE, ORDER_TRIGGERS
 from .state import GameOver, GameState, Obj, StackItem
+from .targets import whose_name
 from .ward import becomes_target
 from .zones import move
 
@@ -72,10 +73,8 @@ def check_sbas(g: GameState) -> Gen:
             "CR 704.5j": "is put into the graveyard by the legend rule",
             "CR 704.5m": "is not attached to a legal object",
         }[rule]
-        g.note(
-            f"{o.name} {why}" + ("" if rule == "CR 704.5j" else " and is put into the graveyard"),
-            rule,
-        )
+        tail = "" if rule == "CR 704.5j" else " and is put into the graveyard"
+        g.note(f"{whose_name(o)} {why}{tail}", rule)
         move(g, o, "graveyard")
         performed = True
     # Tokens that left the battlefield cease to exist (CR 704.5d). Only zones.move puts one

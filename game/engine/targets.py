@@ -193,6 +193,13 @@ def ref_whose_name(g: GameState, ref: Ref) -> str:
     o = g.find(value)
     if o is None:
         return "(gone)"
+    return whose_name(o)
+
+
+def whose_name(o: Obj) -> str:
+    """An object as the shared log names it, with whose it is: the controller of a permanent,
+    the owner of a card elsewhere. The board turns the viewer's own into "your"
+    (board/whose.py)."""
     return f"{o.controller if o.zone == 'battlefield' else o.owner}'s {o.name}"
 
 

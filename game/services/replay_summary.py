@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from .replays import Timeline
 
 # The engine writes every damage event as one log line (engine/effects.py, deal_damage):
-# "<source> deals <n> damage to <player or permanent>", with " (now <life>)" after a player.
+# "<source> deals <n> damage to <player or permanent>", with " (now <life>)" after a player and
+# " (<controller>'s)" after a permanent.
 DAMAGE_LINE = re.compile(
     r"^(?P<source>.+?) deals (?P<amount>\d+) damage to (?P<target>.+?)( \(now -?\d+\))?$"
 )

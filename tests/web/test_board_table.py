@@ -12,6 +12,7 @@ import re
 import pytest
 
 from game import board, services
+from game.board.whose import log_line_for
 from game.engine.bot import random_answer
 from game.engine.stops import ASK_FORCED, DEFAULT_STOPS
 
@@ -384,3 +385,12 @@ def test_a_list_of_targets_is_grouped_by_side_in_the_tables_order(players):
     html = render(game, alice, "prompt")
     assert html.index("Bob&#39;s side") < html.index("Bob&#39;s Acererak") < html.index("Your side")
     assert html.index("Your side") < html.index("your Varis")
+
+
+def test_the_log_says_whose_a_permanent_dealt_damage_or_dying_is_in_each_viewers_words():
+    died = "Bob's Goblin has lethal damage and is put into the graveyard (CR 704.5g)"
+    hit = "Magic Missile deals 1 damage to Goblin (Bob's)"
+    assert log_line_for(died, "Bob").startswith("Your Goblin has lethal damage")
+    assert log_line_for(hit, "Bob") == "Magic Missile deals 1 damage to Goblin (yours)"
+    assert log_line_for(died, "alice") == died and log_line_for(hit, "alice") == hit
+    assert log_line_for(hit, "") == hit  # a spectator reads the names
