@@ -242,7 +242,8 @@ def main() -> None:
         }
         out_pairings.append(row)
         print(
-            f"{a} beats {b}: {wins}/{len(mine)} = {row['a_win_rate']:.1%} "
+            # From the counts, not the rounded rate (1326/2048 is 64.7%, not 64.8%).
+            f"{a} beats {b}: {wins}/{len(mine)} = {wins / max(1, len(mine)):.1%} "
             f"(95% CI {lo:.1%}-{hi:.1%}, {row['draws']} draws)",
             file=sys.stderr,
         )
