@@ -57,7 +57,11 @@ def public(view: dict[str, str], me: str) -> dict:
 
 
 def _in_names(line: str, me: str) -> str:
-    """A log line as a spectator reads it: the viewer's "your …" and "you" as targets named."""
+    """A log line as a spectator reads it: the viewer's "Your …" at the start, "(yours)" after
+    a permanent dealt damage, and "your …" and "you" as targets, named."""
+    if line.startswith("Your "):
+        line = f"{me}&#39;s " + line.removeprefix("Your ")
+    line = line.replace("(yours)", f"({me}&#39;s)")
     head, found, tail = line.partition(" targeting ")
     if not found:
         return line
