@@ -108,12 +108,18 @@ def _casts(name: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
-def _first_target(name: str) -> Callable[[Engine, list[str]], str | None]:
+def _only(name: str, did: str) -> Callable[[Engine, list[str]], str | None]:
+    """The answer is the one option labelled `name`; otherwise "`did` [what it chose]"."""
+
     def wrong(game: Engine, ids: list[str]) -> str | None:
         got = _labels(game, ids)
-        return None if got == [name] else f"targeted {got}"
+        return None if got == [name] else f"{did} {got}"
 
     return wrong
+
+
+def _first_target(name: str) -> Callable[[Engine, list[str]], str | None]:
+    return _only(name, "targeted")
 
 
 def _activates(prefix: str) -> Callable[[Engine, list[str]], str | None]:
@@ -203,11 +209,7 @@ def _bottoms_purple_worm(game: Engine, ids: list[str]) -> str | None:
 
 
 def _room(name: str) -> Callable[[Engine, list[str]], str | None]:
-    def wrong(game: Engine, ids: list[str]) -> str | None:
-        got = _labels(game, ids)
-        return None if got == [name] else f"it ventured into {got}"
-
-    return wrong
+    return _only(name, "it ventured into")
 
 
 def _loses_the_life(game: Engine, ids: list[str]) -> str | None:
@@ -215,11 +217,7 @@ def _loses_the_life(game: Engine, ids: list[str]) -> str | None:
 
 
 def _sacrifices(name: str) -> Callable[[Engine, list[str]], str | None]:
-    def wrong(game: Engine, ids: list[str]) -> str | None:
-        got = _labels(game, ids)
-        return None if got == [name] else f"it sacrificed {got}"
-
-    return wrong
+    return _only(name, "it sacrificed")
 
 
 def _alice_alone(game: Engine, ids: list[str]) -> str | None:
