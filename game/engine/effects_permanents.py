@@ -87,10 +87,12 @@ def _modify_worth(g: GameState, seat: str, step: Step) -> float:
     return 1.0 if harms else 0.7
 
 
-def _duration_text(duration: str) -> str:
-    return {"end_of_turn": " until end of turn", "until_next_turn": " until your next turn"}.get(
-        duration, ""
-    )
+def _duration_text(duration: str, controller: str) -> str:
+    """ "until your next turn" as the shared log says it: whose turn, by name (the log is one
+    text for both players, so "your" would read as the reader's)."""
+    if duration == "until_next_turn":
+        return f" until {controller}'s next turn"
+    return " until end of turn" if duration == "end_of_turn" else ""
 
 
 def _tokens(desc: str, n: int) -> str:
@@ -137,7 +139,7 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
         kind = step.get("counter", "+1/+1")
         o.counters[kind] = o.counters.get(kind, 0) + step.get("amount", 1)
         n = step.get("amount", 1)
-        g.note(f"{o.name} gets {'a' if n == 1 else n} {kind} counter{'' if n == 1 else 's'}")
+        g.note(f"{whose_name(o)} gets {'a' if n == 1 else n} {kind} counter{'' if n == 1 else 's'}")
 
 
 @op(
@@ -191,7 +193,8 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
             parts.append("can't attack")
         if step.get("set_base"):
             parts.append("has base power and toughness {}/{}".format(*step["set_base"]))
-        g.note(f"{o.name} {', '.join(parts) or 'is affected'}{_duration_text(duration)}")
+        until = _duration_text(duration, ctx.controller)
+        g.note(f"{whose_name(o)} {', '.join(parts) or 'is affected'}{until}")
 
 
 # Destroy, damage, counter and return to hand are worth a rough 0.5 whatever they hit: no

@@ -29,6 +29,15 @@ def test_several_tokens_are_tokens_wherever_the_description_says_token():
 
 
 def test_counters_are_counted_in_words():
-    assert "Seasoned Dungeoneer gets 2 +1/+1 counters" in _log("undercity/undercity__forge.yaml")
+    forge = _log("undercity/undercity__forge.yaml")
+    assert "alice's Seasoned Dungeoneer gets 2 +1/+1 counters" in forge
     passageway = _log("cards/passageway_seer.yaml")
     assert any(line.endswith("gets a +1/+1 counter") for line in passageway), passageway
+
+
+def test_until_next_turn_says_whose_turn():
+    """The log is one text for both players: "until your next turn" would read as the reader's
+    turn, so the effect's line names the player whose turn ends it (the room's own text, quoted
+    in the venture's line, keeps its words)."""
+    lines = _log("engine/continuous_until_your_next_turn.yaml")
+    assert "bob's Grizzled Outrider gets -4/+0 until alice's next turn" in lines, lines
