@@ -30,8 +30,13 @@ from .rules import Rules, is_creature
 TRADE_DOWN = 0.5
 # Holding the initiative, apart from the rooms it ventures into (features.side_value's weight).
 INITIATIVE = 3.0
+# The life the other side's next attack takes when the creatures of a set attack now.
+Cost = Callable[[set[int]], int]
 # A library this small, and no bigger than the other player's, will run out first.
 DECKS_SOON = 12
+# Racing: the other side's next attacks kill the seat within this many of its turns even with
+# every creature of the seat's kept home to block.
+RACE_LOST_TURNS = 3
 
 
 class CombatRules(Rules):
@@ -73,10 +78,12 @@ class CombatRules(Rules):
             list(mine.values()), their_all, my_life, opp_life
         )
         trades = self.sloppy == 0  # Easy attacks only where nothing can kill it
+        crack_back = self._crack_back(g, their_all)
+        racing = trades and self._defence_fails(forced, crack_back, my_life)
         for oid, a in sorted(mine.items()):
             able = [b for b in theirs if legal(a, b)]
             if not self._attack_is_good(
-                a, able, ahead and trades, g.player(opp).initiative and trades
+                a, able, ahead and trades, g.player(opp).initiative and trades, racing
             ):
                 continue
             if self.slip(0.4):
@@ -91,20 +98,57 @@ class CombatRules(Rules):
         ):
             chosen |= {oid for oid, a in mine.items() if a.power > 0}
         if self.sloppy == 0:
-            chosen = self._keep_guard(g, chosen, forced, mine, their_all, my_life)
+            chosen = self._keep_guard(chosen, forced, mine, crack_back, my_life, racing)
         return [f"a{oid}" for oid in sorted(chosen)]
 
     def _keep_guard(
         self,
-        g: GameState,
         chosen: set[int],
         forced: set[int],
         mine: dict[int, Body],
-        their_all: list[Body],
-        my_life: int,
+        crack_back: Cost,
+        life: int,
+        racing: bool,
     ) -> set[int]:
         """Call attackers back, the best blockers first, while the other side's next attack
-        would be lethal against the creatures left at home."""
+        would leave the seat in danger against the creatures left at home, or, racing (no
+        guards keep it out of danger), while that attack would kill it."""
+        # The crack-back must leave the seat out of danger, not merely alive: a burn spell, a
+        # pump or a room's drain on top of it finishes a player left at DANGER or less. Racing,
+        # a guard that only makes the loss slower is a creature the race needs.
+        floor = life if racing else life - DANGER
+        chosen = set(chosen)
+        through = crack_back(chosen)
+        while through >= floor:
+            # The attacker whose staying home stops most of the crack-back, the toughest first.
+            best: tuple[int, int] | None = None
+            for oid in sorted(chosen - forced, key=lambda i: (-mine[i].toughness, i)):
+                left = crack_back(chosen - {oid})
+                if left < through and (best is None or left < best[0]):
+                    best = (left, oid)
+            if best is None:
+                break  # no guard stops any of it: attacking is the only way out
+            through = best[0]
+            chosen.discard(best[1])
+        return chosen
+
+    @staticmethod
+    def _defence_fails(forced: set[int], crack_back: Cost, life: int) -> bool:
+        """Whether the seat has lost the defence: with every creature it may keep home kept home
+        to block, the other side's next attack still leaves it in danger (DANGER life or less)
+        and kills it within RACE_LOST_TURNS of its turns (fliers it cannot block, say). Then
+        staying home only waits to lose, and the seat races: a good player's "I can't
+        stabilize, so I race"."""
+        hit = crack_back(forced)
+        return hit > 0 and hit >= life - DANGER and -(-life // hit) <= RACE_LOST_TURNS
+
+    def _crack_back(self, g: GameState, their_all: list[Body]) -> Cost:
+        """The life the other side's next attack takes from the seat when the creatures of a
+        given set attack now and the rest stay home to block (their best blocks against it:
+        vigilance keeps an attacker a guard), the initiative's drain counted: whoever holds it
+        after this attack hands it over to a crack-back that connects, and the other player,
+        taking it or holding it at its upkeep, ventures into a room that may drain more
+        (Trap!)."""
         me = self.seat
         home_objs = {
             o.id: o
@@ -123,13 +167,6 @@ class CombatRules(Rules):
         def legal(a: Body, b: Body) -> bool:
             return _could_block(g, home_objs[b.id], their_objs[a.id])
 
-        chosen = set(chosen)
-        # The crack-back must leave the seat out of danger, not merely alive: a burn spell, a
-        # pump or a room's drain on top of it finishes a player left at DANGER or less.
-        floor = my_life - DANGER
-        # The initiative: whoever holds it after this attack hands it over to a crack-back that
-        # connects, and the other player, taking it or holding it at its upkeep, ventures into
-        # a room that may drain more (Trap!).
         opp = g.opponent(me)
         they_hold = g.player(opp).initiative
         drain = initiative_drain(g, opp, me) if they_hold or g.player(me).initiative else 0
@@ -138,19 +175,7 @@ class CombatRules(Rules):
             hit = least_damage_through(their_all, guards(attacking), legal)
             return hit + drain if hit > 0 or (they_hold and not attacking) else hit
 
-        through = cost(chosen)
-        while through >= floor:
-            # The attacker whose staying home stops most of the crack-back, the toughest first.
-            best: tuple[int, int] | None = None
-            for oid in sorted(chosen - forced, key=lambda i: (-mine[i].toughness, i)):
-                left = cost(chosen - {oid})
-                if left < through and (best is None or left < best[0]):
-                    best = (left, oid)
-            if best is None:
-                break  # no guard stops any of it: attacking is the only way out
-            through = best[0]
-            chosen.discard(best[1])
-        return chosen
+        return cost
 
     def _must_press(self, g: GameState, they_never_attack: bool) -> bool:
         """Whether waiting loses the game: the seat's library runs out first (CR 704.5b) in a
@@ -172,7 +197,7 @@ class CombatRules(Rules):
         return forced
 
     def _attack_is_good(
-        self, a: Body, able: list[Body], ahead: bool, they_hold_initiative: bool
+        self, a: Body, able: list[Body], ahead: bool, they_hold_initiative: bool, racing: bool
     ) -> bool:
         if a.power <= 0:
             return False
@@ -191,7 +216,9 @@ class CombatRules(Rules):
                 # trampler for a 1/2 deathtouch blocker is a loss whatever the board).
                 even = lost >= a.value
                 pressing = (ahead or they_hold_initiative) and lost >= TRADE_DOWN * a.value
-                if not (even or pressing):
+                # Racing (`_defence_fails`), a creature home only waits to lose: any trade
+                # goes, and what tramples over the blocker is damage the race needs.
+                if not (even or pressing or racing):
                     return False
         return True
 

@@ -263,6 +263,13 @@ CASES = [
         "bob",
         _never_attacks_with("Caves of Chaos Adventurer"),
     ),
+    Case(
+        "races_the_fliers_it_cannot_block.yaml",
+        "bob",
+        _attacks_with("Caves of Chaos Adventurer #1", "Caves of Chaos Adventurer #2"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": it attacks only where nothing can kill its creature",
+    ),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case(
         "casts_varis_with_a_two_mana_source.yaml",
