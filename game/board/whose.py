@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
 from game.engine.kinds import PRIORITY, SEARCH
+from game.engine.targets import whose_after
 
 from .text import namesake_numbers
 
@@ -210,7 +211,7 @@ def log_line_for(line: str, me: str) -> str:
         return line
     name = re.escape(me)
     line = re.sub(rf"^{name}'s ", "Your ", line)
-    line = line.replace(f"({me}'s)", "(yours)")
+    line = line.replace(whose_after(me), "(yours)")
     at = line.find(_TARGETING)
     if at < 0:
         return line

@@ -28,13 +28,15 @@ def take_initiative(g: GameState, player: str) -> None:
     for p in g.players:
         p.initiative = p.name == player
     g.note(f"{player} takes the initiative", "CR 725.2")
-    _trigger(g, player, TAKE_TEXT, [{"op": "venture", "undercity": True}])
+    why = f"{player} took it, so {player} ventures into Undercity"
+    _trigger(g, player, TAKE_TEXT, [{"op": "venture", "undercity": True}], why)
 
 
 def upkeep_trigger(g: GameState) -> None:
     h = holder(g)
     if h is not None and h == g.active:
-        _trigger(g, h, UPKEEP_TEXT, [{"op": "venture", "undercity": True}])
+        why = f"{h}'s upkeep, so {h} ventures into Undercity"
+        _trigger(g, h, UPKEEP_TEXT, [{"op": "venture", "undercity": True}], why)
 
 
 def combat_damage_to_holder(g: GameState, hits: dict[str, set[str]]) -> None:
@@ -43,12 +45,12 @@ def combat_damage_to_holder(g: GameState, hits: dict[str, set[str]]) -> None:
         return
     for attacker_controller, players in hits.items():
         if h in players and attacker_controller != h:
-            _trigger(
-                g, h, STEAL_TEXT, [{"op": "take_initiative_by", "player": attacker_controller}]
-            )
+            why = f"combat damage to {h}, so {attacker_controller} takes the initiative"
+            effect = [{"op": "take_initiative_by", "player": attacker_controller}]
+            _trigger(g, h, STEAL_TEXT, effect, why)
 
 
-def _trigger(g: GameState, controller: str, text: str, effect: list) -> None:
+def _trigger(g: GameState, controller: str, text: str, effect: list, why: str) -> None:
     g.pending_triggers.append(
         PendingTrigger(
             name="The initiative",
@@ -57,6 +59,7 @@ def _trigger(g: GameState, controller: str, text: str, effect: list) -> None:
             effect=effect,
             target_specs=[],
             source_name="The initiative",
+            why=why,
         )
     )
 

@@ -184,12 +184,19 @@ def put_triggers_on_stack(g: GameState) -> Gen:
                 },
             )
             g.stack.append(item)
+            # A permanent's or a card's trigger says whose it is (two Purple Worms may be in
+            # play); a room's follows its controller's venture, the initiative's names itself.
+            whose = f"{t.controller}'s " if t.source_id is not None and not t.dungeon_name else ""
             ok = yield from choose_targets(g, item)
             if not ok:
                 g.stack.remove(item)
-                g.note(f"{t.name}'s ability has no legal target and is removed", "CR 603.3d")
+                g.note(f"{whose}{t.name}'s ability has no legal target and is removed", "CR 603.3d")
                 continue
-            g.note(f"{t.name}'s triggered ability goes on the stack{describe(g, item)}", "CR 603.3")
+            g.note(
+                f"{whose}{t.name}'s triggered ability goes on the stack{describe(g, item)}"
+                + (f": {t.why}" if t.why else ""),
+                "CR 603.3",
+            )
             becomes_target(g, item)
 
 

@@ -181,6 +181,9 @@ class PendingTrigger:
     intervening_if: Any = None
     optional: bool = False
     event: dict[str, Any] = field(default_factory=dict)
+    # Which of a source's triggers this is, for the log line that puts it on the stack (the
+    # initiative has three, all named "The initiative").
+    why: str = ""
 
 
 @dataclass(slots=True, eq=False)

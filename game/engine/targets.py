@@ -203,6 +203,13 @@ def whose_name(o: Obj) -> str:
     return f"{o.controller if o.zone == 'battlefield' else o.owner}'s {o.name}"
 
 
+def whose_after(name: str) -> str:
+    """Whose a thing is, written in parentheses after its name ("Goblin (bob's)"). A player's
+    name with parentheses of its own, "Computer (Hard)", has them turned into brackets there, as
+    English nests them: "(Computer [Hard]'s)". The board turns the viewer's into "(yours)"."""
+    return f"({name.replace('(', '[').replace(')', ']')}'s)"
+
+
 def ref_objs(ref: Ref) -> tuple[int, ...]:
     return (ref[1],) if ref[0] == "obj" else ()
 

@@ -15,6 +15,7 @@ from game import board, services
 from game.board.whose import log_line_for
 from game.engine.bot import random_answer
 from game.engine.stops import ASK_FORCED, DEFAULT_STOPS
+from game.engine.targets import whose_after
 
 from .helpers import (
     answer,
@@ -394,3 +395,12 @@ def test_the_log_says_whose_a_permanent_dealt_damage_or_dying_is_in_each_viewers
     assert log_line_for(hit, "Bob") == "Magic Missile deals 1 damage to Goblin (yours)"
     assert log_line_for(died, "alice") == died and log_line_for(hit, "alice") == hit
     assert log_line_for(hit, "") == hit  # a spectator reads the names
+
+
+def test_a_player_named_with_parentheses_is_not_nested_in_parentheses():
+    """ "Computer (Hard)" as whose a damaged permanent is: brackets inside the parentheses, as
+    English nests them, and still "(yours)" to that player."""
+    assert whose_after("Computer (Hard)") == "(Computer [Hard]'s)"
+    hit = "Magic Missile deals 1 damage to Goblin (Computer [Hard]'s)"
+    assert log_line_for(hit, "Computer (Hard)") == "Magic Missile deals 1 damage to Goblin (yours)"
+    assert log_line_for(hit, "alice") == hit
