@@ -52,7 +52,8 @@ def deployment() -> Iterator[Deployment]:
 @contextmanager
 def running(env: dict[str, str], name: str, count: int = 2) -> Iterator[list[_servers.Daphne]]:
     """`count` Daphne processes with the environment `env`, stopped on the way out; their output
-    is kept in test-artifacts/scale/<name>-<n>.log."""
+    is kept in test-artifacts/scale/<name>-<n>.log (a failed test's report shows the tracebacks
+    in it: `pytest_runtest_makereport`)."""
     LOGS.mkdir(parents=True, exist_ok=True)
     servers = []
     try:
@@ -64,6 +65,26 @@ def running(env: dict[str, str], name: str, count: int = 2) -> Iterator[list[_se
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed test's report shows the tracebacks its servers logged, so that a rare failure
+    is read in the CI output rather than lost to the next run's logs."""
+    report = yield
+    if report.when == "call" and report.failed and LOGS.is_dir():
+        for log in sorted(LOGS.glob("*.log")):
+            if log.stat().st_mtime >= call.start:
+                found = _tracebacks(log)
+                if found:
+                    report.sections.append((f"tracebacks in {log}", found))
+    return report
+
+
+def _tracebacks(log: Path, most: int = 5, context: int = 40) -> str:
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
+    return "\n\n".join("\n".join(lines[max(0, i - 3) : i + context]) for i in starts[:most])
 
 
 @pytest.fixture
