@@ -110,23 +110,13 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
     if len(candidates) <= 1:
         return medium
     clock = Clock(deadline)
-    world_seeds = [rng.getrandbits(64) for _ in range(MAX_WORLDS)]
     # The looks one step ahead, by candidate: what the search answers from should the deadline
     # come before a world is finished.
     looked: list[float] = []
     try:
-        fork = Fork(game)
-        budget = BUDGET - len(game.answers) * REPLAY_COST
-        one_copy = COPY_COST + len(fork.tail) * REPLAY_COST
-        if len(candidates) > MAX_CANDIDATES:
-            # A pruner's score costs a fraction of a look (docs/performance.md): left out.
-            if d.kind not in PRUNERS:
-                budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
-            candidates = prune(fork, game, seat, candidates, world_seeds[0], clock, looked)
+        fork, candidates, worlds, world_seeds = plan(game, seat, candidates, rng, clock, looked)
     except OutOfTime:
         return _best(candidates[: len(looked)], looked) if looked else medium
-    per_world = len(candidates) * (one_copy + ROLLOUT_ESTIMATE)
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(budget // per_world)))
     totals = [0.0] * len(candidates)
     done = 0
     try:
@@ -143,10 +133,43 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
     return _best(candidates, totals)
 
 
+def plan(
+    game: Engine,
+    seat: str,
+    candidates: list[Answer],
+    rng: random.Random,
+    clock: Clock,
+    looked: list[float],
+) -> tuple[Fork, list[Answer], int, list[int]]:
+    """The search's plan for `candidates` (Medium's first): the fork its worlds are copied from,
+    the candidates left after pruning, how many worlds each is tried in, and the seed of each
+    world. `looked` gets the pruning's looks one step ahead (bench/search_allocation.py shares
+    the worlds otherwise, from the same plan)."""
+    d = game.pending
+    assert d is not None
+    world_seeds = [rng.getrandbits(64) for _ in range(MAX_WORLDS)]
+    fork = Fork(game)
+    budget = BUDGET - len(game.answers) * REPLAY_COST
+    one_copy = COPY_COST + len(fork.tail) * REPLAY_COST
+    if len(candidates) > MAX_CANDIDATES:
+        # A pruner's score costs a fraction of a look (docs/performance.md): left out.
+        if d.kind not in PRUNERS:
+            budget -= len(candidates) * (one_copy + LOOK_ESTIMATE)
+        candidates = prune(fork, game, seat, candidates, world_seeds[0], clock, looked)
+    per_world = len(candidates) * (one_copy + ROLLOUT_ESTIMATE)
+    worlds = max(MIN_WORLDS, min(MAX_WORLDS, int(budget // per_world)))
+    return fork, candidates, worlds, world_seeds
+
+
+def _rank(totals: list[float], i: int) -> tuple[float, bool, int]:
+    """A candidate's place, best first: the best total; a tie goes to Medium's (the first), then
+    the earlier."""
+    return (-round(totals[i], 6), i != 0, i)
+
+
 def _best(candidates: list[Answer], totals: list[float]) -> Answer:
-    """The candidate with the best total; a tie goes to Medium's (the first), then the earlier."""
-    best = max(range(len(totals)), key=lambda i: (round(totals[i], 6), i == 0, -i))
-    return candidates[best]
+    """The candidate with the best total (`_rank`)."""
+    return candidates[min(range(len(totals)), key=lambda i: _rank(totals, i))]
 
 
 def _world(fork: Fork, game: Engine, seat: str, world_seed: int) -> tuple[Engine, random.Random]:
