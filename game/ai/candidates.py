@@ -24,6 +24,7 @@ from game.engine.state import GameState
 from .answers import Answer, safe_answer
 from .priority import face_of_option
 from .spells import pointless
+from .targets import option_gains
 from .tricks import boosts, combat_trick, effect_of, is_trick
 
 ENUMERATE_MAX = 48
@@ -54,6 +55,8 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
         add_all(_attacks(d, medium))
     elif d.kind == kinds.DECLARE_BLOCKERS:
         add_all(_blocks(d, medium))
+    elif d.kind == kinds.CHOOSE_TARGETS and not d.ordered:
+        add_all(_targets(game, seat, d, medium))
     elif not d.multi and not d.ordered:
         add_all(o.id for o in d.options)
     elif d.multi and not d.ordered:
@@ -158,6 +161,24 @@ def _blocks(d: Decision, medium: Answer) -> Iterable[Answer]:
                 yield [*chosen, i]  # one more block, or a second blocker on an attacker
             elif blocking[blocker] != i:
                 yield [x for x in chosen if x != blocking[blocker]] + [i]  # moved
+
+
+def _targets(game: Engine, seat: str, d: Decision, medium: Answer) -> Iterable[Answer]:
+    """Every target (set), but none that gives away (a harmful effect on the seat's own thing,
+    a helpful one on the other player's) while Medium's answer gives nothing away: the sampled
+    games can't always tell such a target from a good one (goading its own creature that attacks
+    anyway changes nothing in them), and a player calls it a bug."""
+    answers = _subsets(d) if d.multi else (o.id for o in d.options)
+    gains = option_gains(game.state, d, seat)
+    if gains is None:
+        yield from answers
+        return
+
+    def gives_away(answer: Answer) -> bool:
+        return any(gains[i] < 0 for i in ([answer] if isinstance(answer, str) else answer))
+
+    fair = not gives_away(medium)
+    yield from (a for a in answers if not (fair and gives_away(a)))
 
 
 def _subsets(d: Decision) -> Iterable[Answer]:

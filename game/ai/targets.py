@@ -58,6 +58,20 @@ class TargetRules(Rules):
         return d.options[best].id
 
 
+def option_gains(g: GameState, d: Decision, seat: str) -> dict[str, float] | None:
+    """What each option of a target decision gains `seat` by what the text does to it
+    (`spells.gain`); None where that is not read so: no spell or ability of the seat's found,
+    or divided damage (its division decides)."""
+    item = _item_for(g, d, seat)
+    if item is None:
+        return None
+    text, index = Text.of_item(item), len(item.targets)
+    spec = text.specs[index] if index < len(text.specs) else None
+    if spec is None or spec.divided:
+        return None
+    return {o.id: gain(g, seat, text, index, o.data) for o in d.options}
+
+
 def _item_for(g: GameState, d: Decision, seat: str) -> StackItem | None:
     """The spell or ability whose targets (or division) `d` asks for."""
     name = d.prompt.split(": ", 1)[0]

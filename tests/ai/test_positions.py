@@ -270,6 +270,7 @@ CASES = [
         levels=("medium", "hard"),
         why=EASY_SLIPS + ": it attacks only where nothing can kill its creature",
     ),
+    Case("arena_goads_the_opponents_creature.yaml", "bob", _target_is_opponents),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case(
         "casts_varis_with_a_two_mana_source.yaml",

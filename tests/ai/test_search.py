@@ -180,3 +180,17 @@ def test_attacks_are_pruned_by_the_combat_calculator_without_playing(monkeypatch
     assert by_names[("Emerald Dragon",)] > by_names[("Dungeon Crawler",)]
     kept = _pruned(game, candidates)
     assert len(kept) == search.MAX_CANDIDATES and max(kept, key=len) == max(candidates, key=len)
+
+
+def test_no_candidate_target_gives_away_while_medium_gives_nothing_away() -> None:
+    """Arena's goad: Medium goads a creature of alice's; a goad on bob's own creature is not
+    among Hard's candidates (the sampled games can't tell it from a good one when the creature
+    attacks anyway: a playtest saw Hard goad its own White Plume Adventurer)."""
+    game = position("arena_goads_the_opponents_creature.yaml")
+    d = game.pending
+    assert d is not None and d.kind == kinds.CHOOSE_TARGETS
+    medium = decide("medium", game, COMPUTER, 1)
+    candidates = candidate_answers(game, COMPUTER, d, medium)
+    whose = {o.id: game.state.find(o.objs[0]).controller for o in d.options}
+    assert {whose[c] for c in candidates} == {OTHER}, candidates
+    assert len(candidates) == 2  # both of alice's creatures
