@@ -321,7 +321,7 @@ def op_attach(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
         if src is not None:
             src.attached_to = o.id
-            g.note(f"{src.name} is attached to {o.name}", "CR 702.6a")
+            g.note(f"{whose_name(src)} is attached to {o.name}", "CR 702.6a")
 
 
 @op(

@@ -8,7 +8,7 @@ from .choices import Gen, choose_objects, choose_targets, order_items
 from .continuous import chars
 from .dungeon import dungeon_sba
 from .kinds import LEGEND_RULE, ORDER_TRIGGERS
-from .state import GameOver, GameState, Obj, StackItem
+from .state import GameOver, GameState, Obj, PendingTrigger, StackItem
 from .targets import whose_name
 from .ward import becomes_target
 from .zones import move
@@ -184,20 +184,30 @@ def put_triggers_on_stack(g: GameState) -> Gen:
                 },
             )
             g.stack.append(item)
-            # A permanent's or a card's trigger says whose it is (two Purple Worms may be in
-            # play); a room's follows its controller's venture, the initiative's names itself.
-            whose = f"{t.controller}'s " if t.source_id is not None and not t.dungeon_name else ""
             ok = yield from choose_targets(g, item)
             if not ok:
                 g.stack.remove(item)
+                whose = f"{t.controller}'s " if t.source_id is not None or t.dungeon_name else ""
                 g.note(f"{whose}{t.name}'s ability has no legal target and is removed", "CR 603.3d")
                 continue
             g.note(
-                f"{whose}{t.name}'s triggered ability goes on the stack{describe(g, item)}"
+                f"{_trigger_name(t)} goes on the stack{describe(g, item)}"
                 + (f": {t.why}" if t.why else ""),
                 "CR 603.3",
             )
             becomes_target(g, item)
+
+
+def _trigger_name(t: PendingTrigger) -> str:
+    """A trigger as the log names it, with whose it is (both players may have a Purple Worm, or
+    be in Undercity's Catacombs): "bob's Purple Worm's triggered ability", "bob's Catacombs room
+    ability" (CR 309.4c); the initiative's has no source and names itself (its line says which
+    of the three it is)."""
+    if t.dungeon_name:
+        return f"{t.controller}'s {t.name} room ability"
+    if t.source_id is None:
+        return f"{t.name}'s triggered ability"
+    return f"{t.controller}'s {t.name}'s triggered ability"
 
 
 __all__ = ["GameOver", "check_sbas", "end_game", "put_triggers_on_stack", "settle"]

@@ -12,6 +12,7 @@ from ..effects_permanents import op_explore, op_modify, op_return_to_battlefield
 from ..kinds import UNTAP, YES_NO
 from ..ops import CASTING, Reading, op
 from ..state import ContinuousEffect
+from ..targets import whose_name
 from ..zones import move
 from .conditions import you_completed, you_have_the_initiative
 
@@ -144,7 +145,7 @@ def _dungeoneer(g, ctx, step) -> Gen:
                 protection_from_creatures=True,
             )
         )
-        g.note(f"{o.name} gains protection from creatures until end of turn", "CR 702.16")
+        g.note(f"{whose_name(o)} gains protection from creatures until end of turn", "CR 702.16")
     yield from op_explore(g, ctx, {"op": "explore", "target": 0})
 
 

@@ -10,6 +10,7 @@ from ..effects import Ctx
 from ..kinds import CHOOSE_CARD, SEARCH
 from ..ops import INT, Param, Reading, op
 from ..state import ContinuousEffect, GameState
+from ..targets import whose_name
 from ..zones import move, put_onto_battlefield, shuffle
 
 
@@ -76,6 +77,7 @@ def op_throne_of_the_dead_three(g: GameState, ctx: Ctx, step: Step) -> Gen:
             )
         )
         g.note(
-            f"{new.name} enters with three +1/+1 counters and gains hexproof until {me}'s next turn"
+            f"{whose_name(new)} enters with three +1/+1 counters and gains hexproof until "
+            f"{me}'s next turn"
         )
     shuffle(g, me)
