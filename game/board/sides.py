@@ -7,8 +7,10 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from game.engine.targets import namesake_numbers
+
 from . import memos
-from .text import PREGAME_KINDS, namesake_numbers
+from .text import PREGAME_KINDS
 from .viewmodel import Completed, Counter, HandCard, Keyword, Permanent, SeatView, Side
 
 if TYPE_CHECKING:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
-from collections.abc import Iterable
 
 from game.engine import kinds
 
@@ -95,21 +93,6 @@ def pick_label(kind: str, label: str) -> str:
     verb = PICK_VERBS.get(kind, "choose")
     numbered = _NUMBERED.search(label)  # one of identical options ("Forest #2 (tapped)")
     return f"{verb} {numbered[1]}" if numbered else verb
-
-
-def namesake_numbers(permanents: Iterable[tuple[int, str]]) -> dict[int, int]:
-    """The number on each of one player's permanents that share a name with another of theirs
-    ("#1", "#2" in battlefield order), by object id; a permanent with a name of its own has
-    none. The cards show it and the prompts' words use it (whose.py), so they match."""
-    listed = list(permanents)
-    counts = Counter(name for _, name in listed)
-    seen: Counter[str] = Counter()
-    numbers: dict[int, int] = {}
-    for obj_id, name in listed:
-        if counts[name] > 1:
-            seen[name] += 1
-            numbers[obj_id] = seen[name]
-    return numbers
 
 
 def clock_text(ms: int | None) -> str:

@@ -160,7 +160,9 @@ class Permanent:
     blocked_by: tuple[str, ...]  # the names of its blockers, in order
     actions: tuple[Option, ...]
     key: bytes | None
-    number: int = 0  # its number among its controller's namesakes ("#2", text.namesake_numbers)
+    number: int = (
+        0  # its number among its controller's namesakes ("#2", engine.targets.namesake_numbers)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
 from game.engine.kinds import PRIORITY, SEARCH
-from game.engine.targets import whose_after
-
-from .text import namesake_numbers
+from game.engine.targets import namesake_number, whose_after
 
 if TYPE_CHECKING:
     from game.engine.decisions import Decision, Option
@@ -153,7 +151,7 @@ def _display(
             if number:  # the engine's number tells options apart, not cards
                 end = number.end()
             if on_battlefield:  # the number on the card, among its controller's namesakes
-                n = _number_on_card(g, thing)
+                n = namesake_number(g, thing)
                 shown += f" #{n}" if n else ""
                 where = _apart(g, thing, me) if n else ""
             else:
@@ -164,12 +162,6 @@ def _display(
         out.append(label[at:i] + shown)
         at = end
     return "".join(out) + label[at:]
-
-
-def _number_on_card(g: GameState, obj: Obj) -> int:
-    """The number the board shows on a permanent among its controller's namesakes (0: none)."""
-    mine = ((o.id, o.name) for o in g.battlefield if o.controller == obj.controller)
-    return namesake_numbers(mine).get(obj.id, 0)
 
 
 def _apart(g: GameState, obj: Obj, me: str) -> str:

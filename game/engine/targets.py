@@ -7,7 +7,8 @@ illegal by construction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .continuous import chars, player_has_hexproof
@@ -180,8 +181,33 @@ def ref_name(g: GameState, ref: Ref) -> str:
     return o.name if o else "(gone)"
 
 
+def namesake_numbers(permanents: Iterable[tuple[int, str]]) -> dict[int, int]:
+    """The number on each of one player's permanents that share a name with another of theirs
+    ("#1", "#2" in battlefield order), by object id; a permanent with a name of its own has
+    none. The board's cards show it, and its prompts and the log's targets use it, so they
+    match."""
+    listed = list(permanents)
+    counts = Counter(name for _, name in listed)
+    seen: Counter[str] = Counter()
+    numbers: dict[int, int] = {}
+    for obj_id, name in listed:
+        if counts[name] > 1:
+            seen[name] += 1
+            numbers[obj_id] = seen[name]
+    return numbers
+
+
+def namesake_number(g: GameState, obj: Obj) -> int:
+    """The number a permanent shows among its controller's namesakes (0: none)."""
+    if obj.zone != "battlefield":
+        return 0
+    mine = ((o.id, o.name) for o in g.battlefield if o.controller == obj.controller)
+    return namesake_numbers(mine).get(obj.id, 0)
+
+
 def ref_whose_name(g: GameState, ref: Ref) -> str:
-    """A target as the shared log names it, with whose it is ("bob's Dungeon Crawler"): the
+    """A target as the shared log names it, with whose it is ("bob's Dungeon Crawler") and, among
+    its controller's namesakes, the number its card shows ("bob's Dungeon Crawler #2"): the
     controller of a permanent or of a spell or ability, the owner of a card elsewhere. The log
     is one text for both players and the replay, so it names the player, never "your"."""
     what, value = ref
@@ -193,7 +219,8 @@ def ref_whose_name(g: GameState, ref: Ref) -> str:
     o = g.find(value)
     if o is None:
         return "(gone)"
-    return whose_name(o)
+    n = namesake_number(g, o)
+    return f"{whose_name(o)} #{n}" if n else whose_name(o)
 
 
 def whose_name(o: Obj) -> str:

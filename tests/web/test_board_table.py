@@ -404,3 +404,10 @@ def test_a_player_named_with_parentheses_is_not_nested_in_parentheses():
     hit = "Magic Missile deals 1 damage to Goblin (Computer [Hard]'s)"
     assert log_line_for(hit, "Computer (Hard)") == "Magic Missile deals 1 damage to Goblin (yours)"
     assert log_line_for(hit, "alice") == hit
+
+
+def test_a_target_among_namesakes_keeps_its_number_in_the_viewers_words():
+    line = "bob casts Power Word Kill targeting alice's Cloister Gargoyle #2"
+    assert log_line_for(line, "alice") == (
+        "bob casts Power Word Kill targeting your Cloister Gargoyle #2"
+    )
