@@ -160,9 +160,8 @@ class Permanent:
     blocked_by: tuple[str, ...]  # the names of its blockers, in order
     actions: tuple[Option, ...]
     key: bytes | None
-    number: int = (
-        0  # its number among its controller's namesakes ("#2", engine.targets.namesake_numbers)
-    )
+    # Its number among its controller's namesakes ("#2", engine.targets.namesake_numbers).
+    number: int = 0
 
 
 @dataclass(frozen=True, slots=True)

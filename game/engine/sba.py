@@ -187,8 +187,8 @@ def put_triggers_on_stack(g: GameState) -> Gen:
             ok = yield from choose_targets(g, item)
             if not ok:
                 g.stack.remove(item)
-                whose = f"{t.controller}'s " if t.source_id is not None or t.dungeon_name else ""
-                g.note(f"{whose}{t.name}'s ability has no legal target and is removed", "CR 603.3d")
+                removed = f"{_whose(t)}{t.name}'s ability has no legal target and is removed"
+                g.note(removed, "CR 603.3d")
                 continue
             g.note(
                 f"{_trigger_name(t)} goes on the stack{describe(g, item)}"
@@ -199,15 +199,18 @@ def put_triggers_on_stack(g: GameState) -> Gen:
 
 
 def _trigger_name(t: PendingTrigger) -> str:
-    """A trigger as the log names it, with whose it is (both players may have a Purple Worm, or
-    be in Undercity's Catacombs): "bob's Purple Worm's triggered ability", "bob's Catacombs room
-    ability" (CR 309.4c); the initiative's has no source and names itself (its line says which
-    of the three it is)."""
+    """A trigger as the log names it: "bob's Purple Worm's triggered ability", "bob's Catacombs
+    room ability" (CR 309.4c), "The initiative's triggered ability"."""
     if t.dungeon_name:
-        return f"{t.controller}'s {t.name} room ability"
-    if t.source_id is None:
-        return f"{t.name}'s triggered ability"
-    return f"{t.controller}'s {t.name}'s triggered ability"
+        return f"{_whose(t)}{t.name} room ability"
+    return f"{_whose(t)}{t.name}'s triggered ability"
+
+
+def _whose(t: PendingTrigger) -> str:
+    """Whose a trigger is, as its log lines begin ("bob's "): both players may have a Purple
+    Worm, or be in Undercity's Catacombs. The initiative's has no source and names itself (its
+    line says which of the three it is)."""
+    return "" if t.source_id is None and not t.dungeon_name else f"{t.controller}'s "
 
 
 __all__ = ["GameOver", "check_sbas", "end_game", "put_triggers_on_stack", "settle"]
