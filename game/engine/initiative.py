@@ -28,14 +28,16 @@ def take_initiative(g: GameState, player: str) -> None:
     for p in g.players:
         p.initiative = p.name == player
     g.note(f"{player} takes the initiative", "CR 725.2")
-    why = f"{player} took it, so {player} ventures into Undercity"
+    # The card's words, not what will happen: a player in another dungeon ventures on in it
+    # (CR 701.49d), which the venture's own line says when it resolves.
+    why = f"{player} took it (venture into Undercity)"
     _trigger(g, player, TAKE_TEXT, [{"op": "venture", "undercity": True}], why)
 
 
 def upkeep_trigger(g: GameState) -> None:
     h = holder(g)
     if h is not None and h == g.active:
-        why = f"{h}'s upkeep, so {h} ventures into Undercity"
+        why = f"{h}'s upkeep (venture into Undercity)"
         _trigger(g, h, UPKEEP_TEXT, [{"op": "venture", "undercity": True}], why)
 
 
