@@ -16,8 +16,11 @@ Pairing is atomic with any number of servers, and no seek is ever paired twice:
   `select_for_update` and checked still open under that lock, in one transaction. A candidate
   another transaction holds is skipped (`skip_locked`) unless it is younger than the seek being
   paired: the older waits for it, so two seeks polled at the same instant, each holding its
-  own row, do not skip each other for ever. Waits go only towards younger seeks, so they never
-  form a cycle: two servers neither pair one seek twice nor deadlock.
+  own row, do not skip each other for ever. A candidate not taken is let go at once (a
+  savepoint rolled back: PostgreSQL keeps the lock on a row it waited for and found paired,
+  though it does not return it). So a pairing transaction holds its own seek and at most the
+  one candidate it is waiting for or pairing with, and waits go only towards younger seeks:
+  they never form a cycle, and two servers neither pair one seek twice nor deadlock.
 - SQLite: every transaction is IMMEDIATE (settings.py), one writer at a time.
 
 Two players pressing Play now at the same instant on two servers may each miss the other's seek
@@ -227,13 +230,22 @@ def _pair(seek: Seek, at: datetime) -> Game | None:
         # and would otherwise skip each other at every poll. The younger's poll skips the older
         # and ends, so the wait is short, and waits go one way only (towards a younger seek),
         # so they never form a cycle.
+        #
+        # A candidate that is not taken gives back whatever its attempt locked (the savepoint):
+        # PostgreSQL keeps the lock on a row it waited for and then found paired by the other
+        # transaction, though the row is not returned, and a transaction holding such a row
+        # while it waits for the next candidate closes a cycle (seen as a deadlock with two
+        # servers and twenty guests on a loaded machine).
+        attempt = transaction.savepoint_create()
         other = (
             Seek.objects.select_for_update(skip_locked=candidate.pk < seek.pk)
             .filter(pk=candidate.pk, game__isnull=True)
             .first()
         )
         if other is None:
+            transaction.savepoint_rollback(attempt)
             continue
+        transaction.savepoint_commit(attempt)
         game = _start(waiting=other, arriving=seek, at=at)
         other.game = game
         other.save(update_fields=["game"])

@@ -9,7 +9,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import close_old_connections, connection, transaction
+from django.db import DatabaseError, close_old_connections, connection, transaction
 from django.utils import timezone
 
 from game import services
@@ -486,3 +486,92 @@ def test_a_seek_is_always_the_senders_own_and_no_one_else_can_poll_or_cancel_it(
     assert b.get("/seek/").status_code == 405
     assert list(Seek.objects.values_list("player_id", "game_id")) == [(bob.pk, None)]
     assert not Game.objects.exists()
+
+
+def _waiting_for_a_row_lock() -> bool:
+    with connection.cursor() as c:
+        c.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        return c.fetchone()[0] > 0
+
+
+def _until(condition, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the poll never came to wait"
+        time.sleep(0.02)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+def test_a_candidate_found_paired_under_the_lock_is_let_go_before_the_next_is_tried():
+    """The older seek's poll waits for a younger candidate that another transaction is pairing,
+    finds it paired and goes on to the next candidate. PostgreSQL keeps the lock on a row it
+    waited for even when the row is then not returned; held while the poll waits for the next
+    candidate, that lock closed a cycle with the paired candidate's own poll (a deadlock seen
+    with two servers). The attempt's savepoint gives it back."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's: SQLite runs one writing transaction at a time")
+    oldest, paired, free = make_player("oldest"), make_player("paired"), make_player("free")
+    rows = {}
+    # The paired candidate is the closer rating, so the poll tries it first.
+    for p, when, rating in ((oldest, 0, 1500), (free, 1, 1550), (paired, 2, 1500)):
+        rows[p.pk] = Seek.objects.create(
+            player=p,
+            time_control=UNTIMED.key,
+            rated=False,
+            deck_name="Varis",
+            deck=list(GREEN_WHITE_VARIS),
+            rating=rating,
+            created=at(when),
+            last_seen=at(when),
+        ).pk
+    elsewhere = Game.objects.create(created_by=paired)
+    pairing, holding, release_free = threading.Event(), threading.Event(), threading.Event()
+    results: list = []
+
+    def other_server_pairs_it() -> None:
+        try:
+            with transaction.atomic():
+                Seek.objects.select_for_update().filter(player=paired).update(game=elsewhere)
+                pairing.set()
+                _until(_waiting_for_a_row_lock)  # the poll waits for this row
+        finally:
+            connection.close()
+
+    def free_one_is_held() -> None:
+        try:
+            with transaction.atomic():
+                list(Seek.objects.select_for_update().filter(player=free))
+                holding.set()
+                release_free.wait(20)
+        finally:
+            connection.close()
+
+    def older_poll() -> None:
+        try:
+            pairing.wait(10)
+            holding.wait(10)
+            results.append(services.check_seek(oldest, at=at(3)))
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=f) for f in (other_server_pairs_it, free_one_is_held, older_poll)
+    ]
+    for t in threads:
+        t.start()
+    try:
+        # The poll has let the paired seek go and now waits for the free one's row.
+        _until(lambda: not threads[0].is_alive() and _waiting_for_a_row_lock())
+        try:
+            with transaction.atomic():
+                list(Seek.objects.select_for_update(nowait=True).filter(pk=rows[paired.pk]))
+        except DatabaseError:
+            pytest.fail("the poll still holds the seek it found paired")
+    finally:
+        release_free.set()
+        for t in threads:
+            t.join(timeout=30)
+        close_old_connections()
+    assert len(results) == 1 and isinstance(results[0], Game)
+    assert {s.player_id for s in results[0].seats.all()} == {oldest.pk, free.pk}
