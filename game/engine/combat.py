@@ -7,6 +7,7 @@ from .continuous import chars
 from .decisions import Decision, Option
 from .kinds import DECLARE_ATTACKERS, DECLARE_BLOCKERS
 from .state import Combat, GameState, Obj
+from .targets import numbered_name
 from .triggers import fire
 
 
@@ -74,9 +75,9 @@ def declare_attackers(g: GameState) -> Gen:
             o.tapped = True  # CR 508.1f
         if isinstance(target, int):
             walker = g.permanent(target)
-            parts.append(f"{o.name} (attacking {walker.name if walker else '?'})")
+            parts.append(f"{numbered_name(g, o)} (attacking {walker.name if walker else '?'})")
         else:
-            parts.append(o.name)
+            parts.append(numbered_name(g, o))
     g.combat.attacked_alone = len(chosen) == 1
     g.combat.declared = True
     g.note(f"{attacker_player} attacks {defender} with " + ", ".join(parts), "CR 508.1")
@@ -185,7 +186,8 @@ def declare_blockers(g: GameState) -> Gen:
         c.blockers.setdefault(a.id, []).append(b.id)
         c.blocking[b.id] = a.id
     g.note(
-        f"{defender} blocks: " + "; ".join(f"{b.name} blocks {a.name}" for b, a in chosen),  # type: ignore[misc]
+        f"{defender} blocks: "
+        + "; ".join(f"{numbered_name(g, b)} blocks {numbered_name(g, a)}" for b, a in chosen),  # type: ignore[misc]
         "CR 509.1",
     )
     for a_id in c.blockers:

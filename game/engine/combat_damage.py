@@ -24,6 +24,7 @@ from .effects import deal_damage
 from .initiative import combat_damage_to_holder
 from .kinds import ASSIGN_COMBAT_DAMAGE, ASSIGN_COMBAT_DAMAGE_PART
 from .state import Combat, GameState, Obj
+from .targets import numbered_name
 from .triggers import fire
 
 # Past this many divisions one decision would be a wall of buttons (and a list this size for a
@@ -283,7 +284,7 @@ def _deal(g: GameState, events: list[tuple[Obj, Recipient, int]]) -> None:
         kw = chars(g, source).keywords
         deal_damage(
             g,
-            source.name,
+            numbered_name(g, source),
             source,
             ref,  # type: ignore[arg-type]
             amount,

@@ -19,7 +19,7 @@ from .choices import Gen
 from .continuous import chars
 from .ops import REGISTRY, TEXT, data_params
 from .state import GameState, Obj, StackItem
-from .targets import Ref, ref_name, whose_after
+from .targets import Ref, numbered_name, ref_name, whose_after
 from .tokens import TOKENS
 from .zones import move
 
@@ -151,7 +151,8 @@ def deal_damage(
                 o.deathtouch_damage = True
         # Whose after the name, so that the sentence up to it reads as it always has (scenario
         # files check log fragments, docs/scenarios.md).
-        g.note(f"{source_name} deals {amount} damage to {o.name} {whose_after(o.controller)}")
+        whom = f"{numbered_name(g, o)} {whose_after(o.controller)}"
+        g.note(f"{source_name} deals {amount} damage to {whom}")
     if lifelink_to is not None:
         gain_life(g, lifelink_to, amount)  # lifelink (CR 702.15b)
     return amount

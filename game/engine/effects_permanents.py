@@ -11,7 +11,7 @@ from .effects_players import amount
 from .kinds import YES_NO
 from .ops import ANY, BOOL, INT, PAIR, TARGET, TEXT, WORDS, Boost, Param, Reading, amount_of, op
 from .state import ContinuousEffect, GameState
-from .targets import whose_name
+from .targets import numbered_name, whose_name
 from .tokens import TOKENS
 from .zones import create_token, destroy, move, put_onto_battlefield, sacrifice
 
@@ -139,7 +139,9 @@ def op_add_counters(g: GameState, ctx: Ctx, step: Step) -> None:
         kind = step.get("counter", "+1/+1")
         o.counters[kind] = o.counters.get(kind, 0) + step.get("amount", 1)
         n = step.get("amount", 1)
-        g.note(f"{whose_name(o)} gets {'a' if n == 1 else n} {kind} counter{'' if n == 1 else 's'}")
+        g.note(
+            f"{whose_name(g, o)} gets {'a' if n == 1 else n} {kind} counter{'' if n == 1 else 's'}"
+        )
 
 
 @op(
@@ -194,7 +196,7 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
         if step.get("set_base"):
             parts.append("has base power and toughness {}/{}".format(*step["set_base"]))
         until = _duration_text(duration, ctx.controller)
-        g.note(f"{whose_name(o)} {', '.join(parts) or 'is affected'}{until}")
+        g.note(f"{whose_name(g, o)} {', '.join(parts) or 'is affected'}{until}")
 
 
 # Destroy, damage, counter and return to hand are worth a rough 0.5 whatever they hit: no
@@ -207,7 +209,7 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
 )
 def op_destroy(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
-        name = whose_name(o)
+        name = whose_name(g, o)
         if destroy(g, o) is not None:
             g.note(f"{name} is destroyed")
 
@@ -265,7 +267,7 @@ def op_counter(g: GameState, ctx: Ctx, step: Step) -> None:
 )
 def op_return_to_hand(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
-        name = whose_name(o)
+        name = whose_name(g, o)
         move(g, o, "hand")
         g.note(f"{name} is returned to its owner's hand")
 
@@ -321,7 +323,7 @@ def op_attach(g: GameState, ctx: Ctx, step: Step) -> None:
     for o in objects_for(g, ctx, step):
         if src is not None:
             src.attached_to = o.id
-            g.note(f"{whose_name(src)} is attached to {o.name}", "CR 702.6a")
+            g.note(f"{whose_name(g, src)} is attached to {numbered_name(g, o)}", "CR 702.6a")
 
 
 @op(

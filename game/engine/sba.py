@@ -9,7 +9,7 @@ from .continuous import chars
 from .dungeon import dungeon_sba
 from .kinds import LEGEND_RULE, ORDER_TRIGGERS
 from .state import GameOver, GameState, Obj, PendingTrigger, StackItem
-from .targets import whose_name
+from .targets import namesake_number, whose
 from .ward import becomes_target
 from .zones import move
 
@@ -61,6 +61,11 @@ def check_sbas(g: GameState) -> Gen:
                     if o is not keep[0]:
                         to_graveyard.append((o, "CR 704.5j"))
     done: set[int] = set()
+    # Numbered before any of them moves: the numbers the cards show are the board's as the
+    # state-based actions are checked, and they all go at once (CR 704.3). The number closes the
+    # line ("bob's Goblin has lethal damage and is put into the graveyard (#2)"), so that the
+    # sentence up to it reads as it always has (scenario files check log fragments).
+    numbers = {o.id: namesake_number(g, o) for o, _ in to_graveyard}
     for o, rule in to_graveyard:
         if o.id in done or o.zone != "battlefield":
             continue
@@ -74,7 +79,8 @@ def check_sbas(g: GameState) -> Gen:
             "CR 704.5m": "is not attached to a legal object",
         }[rule]
         tail = "" if rule == "CR 704.5j" else " and is put into the graveyard"
-        g.note(f"{whose_name(o)} {why}{tail}", rule)
+        number = f" (#{numbers[o.id]})" if numbers[o.id] else ""
+        g.note(f"{whose(o)}'s {o.name} {why}{tail}{number}", rule)
         move(g, o, "graveyard")
         performed = True
     # Tokens that left the battlefield cease to exist (CR 704.5d). Only zones.move puts one

@@ -205,6 +205,13 @@ def namesake_number(g: GameState, obj: Obj) -> int:
     return namesake_numbers(mine).get(obj.id, 0)
 
 
+def numbered_name(g: GameState, obj: Obj) -> str:
+    """A permanent's name with the number its card shows among its controller's namesakes
+    ("Goblin #2"), as the shared log names a permanent wherever two of a side could be confused."""
+    n = namesake_number(g, obj)
+    return f"{obj.name} #{n}" if n else obj.name
+
+
 def ref_whose_name(g: GameState, ref: Ref) -> str:
     """A target as the shared log names it, with whose it is ("bob's Dungeon Crawler") and, among
     its controller's namesakes, the number its card shows ("bob's Dungeon Crawler #2"): the
@@ -219,15 +226,20 @@ def ref_whose_name(g: GameState, ref: Ref) -> str:
     o = g.find(value)
     if o is None:
         return "(gone)"
-    n = namesake_number(g, o)
-    return f"{whose_name(o)} #{n}" if n else whose_name(o)
+    return whose_name(g, o)
 
 
-def whose_name(o: Obj) -> str:
-    """An object as the shared log names it, with whose it is: the controller of a permanent,
-    the owner of a card elsewhere. The board turns the viewer's own into "your"
+def whose_name(g: GameState, o: Obj) -> str:
+    """An object as the shared log names it, with whose it is (the controller of a permanent,
+    the owner of a card elsewhere) and, on the battlefield among its controller's namesakes, the
+    number its card shows ("bob's Goblin #2"). The board turns the viewer's own into "your"
     (board/whose.py)."""
-    return f"{o.controller if o.zone == 'battlefield' else o.owner}'s {o.name}"
+    return f"{whose(o)}'s {numbered_name(g, o)}"
+
+
+def whose(o: Obj) -> str:
+    """Whose an object is: the controller of a permanent, the owner of a card elsewhere."""
+    return o.controller if o.zone == "battlefield" else o.owner
 
 
 def whose_after(name: str) -> str:

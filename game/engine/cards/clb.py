@@ -145,7 +145,7 @@ def _dungeoneer(g, ctx, step) -> Gen:
                 protection_from_creatures=True,
             )
         )
-        g.note(f"{whose_name(o)} gains protection from creatures until end of turn", "CR 702.16")
+        g.note(f"{whose_name(g, o)} gains protection from creatures until end of turn", "CR 702.16")
     yield from op_explore(g, ctx, {"op": "explore", "target": 0})
 
 

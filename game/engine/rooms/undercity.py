@@ -77,7 +77,7 @@ def op_throne_of_the_dead_three(g: GameState, ctx: Ctx, step: Step) -> Gen:
             )
         )
         g.note(
-            f"{whose_name(new)} enters with three +1/+1 counters and gains hexproof until "
+            f"{whose_name(g, new)} enters with three +1/+1 counters and gains hexproof until "
             f"{me}'s next turn"
         )
     shuffle(g, me)
