@@ -98,6 +98,8 @@ def _battlefield(
             p = {**p, "attacks_name": names.get(p["attacks"], "")}
         if p.get("blocked_by"):
             p = {**p, "blocked_by_names": [names.get(b, "") for b in p["blocked_by"]]}
+        if p.get("goaded_by"):
+            p = {**p, "goaded_by_names": [names.get(n, n) for n in p["goaded_by"]]}
         acts = actions.get(p["id"], ())
         perm = _permanent(p, acts, None) if acts else _plain_permanent(p)
         if "Creature" in p["types"]:
@@ -158,6 +160,7 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
         blocks_name=p.get("blocks_name", ""),
         attacks_name=p.get("attacks_name", ""),
         blocked_by=tuple(p.get("blocked_by_names", ())),
+        goaded_by=tuple(p.get("goaded_by_names", ())),
         actions=actions,
         key=key,
         number=p.get("number", 0),

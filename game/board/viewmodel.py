@@ -158,6 +158,7 @@ class Permanent:
     blocks_name: str  # and its name
     attacks_name: str  # the name of the player or planeswalker it attacks
     blocked_by: tuple[str, ...]  # the names of its blockers, in order
+    goaded_by: tuple[str, ...]  # the players who goaded it (CR 701.15)
     actions: tuple[Option, ...]
     key: bytes | None
     # Its number among its controller's namesakes ("#2", engine.targets.namesake_numbers).

@@ -38,6 +38,9 @@ def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
         "keywords": keywords,
         "sick": o.sick,
     }
+    if o.goaded_by:
+        # Goad is public (CR 701.15): who goaded it, since it lasts until their next turn.
+        out["goaded_by"] = sorted(o.goaded_by)
     if "Creature" in c.types:
         out.update(
             power=c.power,

@@ -21,6 +21,7 @@ from .helpers import (
     answer,
     make_player,
     option_id,
+    passes,
     pending,
     position_text,
     seat_name,
@@ -411,3 +412,31 @@ def test_a_target_among_namesakes_keeps_its_number_in_the_viewers_words():
     assert log_line_for(line, "alice") == (
         "bob casts Power Word Kill targeting your Cloister Gargoyle #2"
     )
+
+
+def test_a_goaded_creature_says_so_and_who_goaded_it(players):
+    """Goad is public and changes what a creature must do (it attacks each combat, CR 701.15b),
+    so its card says so on both sides of the table until the goading player's next turn."""
+    alice, bob = players
+    # The computer's position of the same Arena (tests/ai/positions), played here by hand.
+    text = position_text("../../ai/positions/arena_goads_the_opponents_creature.yaml")
+    game = start_from_text(alice, bob, text)
+    game = answer(game, bob, "activate Dungeon Map: {3}, {T}")
+    game = passes(game, bob)
+    game = passes(game, alice)
+    game = answer(game, bob, "Arena")
+    game = passes(game, bob)
+    game = passes(game, alice)
+    outrider = next(o for o in pending(game).options if o.label.startswith("Grizzled Outrider"))
+    game = answer(game, bob, outrider.label)
+    game = passes(game, bob)
+    game = passes(game, alice)
+    bobs = seat_name(game, bob)
+    for viewer in (alice, bob, None):
+        by_name = {
+            p.name: p for side in view(game, viewer).sides_top_bottom for p in side.creatures
+        }
+        assert by_name["Grizzled Outrider"].goaded_by == (bobs,)
+        assert by_name["White Plume Adventurer"].goaded_by == ()
+    html = render(game, alice, "board")
+    assert f"goaded by {bobs}" in html
