@@ -1,6 +1,7 @@
 """Priority: what the seat does when it may act. On its own main phase a land, then the best
-spell it can cast, then an ability worth its cost; on the other player's end step a flash
-creature or an instant; against the other player's spell a counterspell when one is worth it."""
+spell it can cast, then an ability worth its cost; once blocks are known a combat trick or
+removal where it changes the fight; on the other player's end step a flash creature or an
+instant; against the other player's spell a counterspell when one is worth it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from game.engine.ops import reading
 from game.engine.state import GameState
 
 from .answers import Answer
+from .combat_removal import combat_removal
 from .features import permanent_value
 from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
@@ -32,6 +34,10 @@ class PriorityRules(Rules):
         trick = combat_trick(g, self.seat, options)
         if trick is not None and not self.slip(0.5):
             return trick
+        # So is removal in a fight, once blocks are known (combat_removal.py).
+        removal = combat_removal(g, self.seat, options)
+        if removal is not None and not self.slip(0.5):
+            return removal
         options = [o for o in options if not is_trick(g, o)]
         if not options:
             return "pass"

@@ -9,6 +9,7 @@ from game.engine.decisions import Decision
 from game.engine.state import GameState, StackItem
 
 from .answers import Answer
+from .combat_removal import removal_targets
 from .rules import Rules
 from .spells import Text, best_division, choose, division_value, gain
 from .tricks import trick_targets
@@ -19,6 +20,9 @@ class TargetRules(Rules):
         trick = trick_targets(g, self.seat, d)  # a combat trick goes where it changes a fight
         if trick is not None:
             return trick
+        removal = removal_targets(g, self.seat, d)  # removal in a fight: what changes it most
+        if removal is not None:
+            return removal
         item = _item_for(g, d, self.seat)
         by_ref = {o.data: o.id for o in d.options}
         refs = list(by_ref)

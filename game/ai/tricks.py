@@ -37,6 +37,8 @@ LETHAL = 1000.0
 WORTH_IT = 1.5  # about a creature saved or killed; a point or two of damage is not worth a card
 # Taking the initiative back from the other player (combat.INITIATIVE, before the rooms).
 INITIATIVE_BACK = 3.0
+# What a fight is worth to the seat with the creatures in it as given (combat_after_blocks).
+FightWorth = Callable[[dict[int, Body]], float]
 
 
 def effect_of(g: GameState, o: Option) -> tuple[list[Step], list[TargetSpec], Obj] | None:
@@ -140,9 +142,10 @@ def _best_plan(
     return None
 
 
-def _after_blocks(
-    g: GameState, seat: str, given: dict[int, Boost], specs: Sequence[TargetSpec]
-) -> tuple[float, list[int | None]] | None:
+def combat_after_blocks(g: GameState, seat: str) -> tuple[dict[int, Body], FightWorth]:
+    """The creatures in the combat under way (blocks known) as the combat calculator takes them,
+    by id, and what the fight is worth to the seat with any of them changed or taken out (a
+    body left out of the mapping is gone: an attacker it blocked deals no damage)."""
     c = g.combat
     assert c is not None
     attacking = g.active == seat
@@ -165,6 +168,14 @@ def _after_blocks(
                 blocks[aid] = group if attacking else worst_order(bs[aid], group)
         return _score(resolve(attackers, blocks), bs, mine, attacking, lives)
 
+    return bodies, score
+
+
+def _after_blocks(
+    g: GameState, seat: str, given: dict[int, Boost], specs: Sequence[TargetSpec]
+) -> tuple[float, list[int | None]] | None:
+    bodies, score = combat_after_blocks(g, seat)
+    mine = [i for i in bodies if g.permanent(i).controller == seat]  # type: ignore[union-attr]
     base = score(bodies)
     chosen: list[int | None] = []
     gain = 0.0
@@ -301,4 +312,11 @@ def _boosted(b: Body, boost: Boost) -> Body:
     )
 
 
-__all__ = ["boosts", "combat_trick", "is_trick", "effect_of", "trick_targets"]
+__all__ = [
+    "boosts",
+    "combat_after_blocks",
+    "combat_trick",
+    "is_trick",
+    "effect_of",
+    "trick_targets",
+]

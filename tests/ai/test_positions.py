@@ -351,6 +351,18 @@ CASES = [
         EASY_SLIPS + ": a combat trick",
     ),
     Case(
+        "power_word_kill_on_the_blocker_that_kills_its_attacker.yaml",
+        "bob",
+        _cast("Power Word Kill"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": removal in a fight",
+    ),
+    Case(
+        "power_word_kill_kept_when_the_attacker_wins_its_fight.yaml",
+        "bob",
+        _not_cast("Power Word Kill"),
+    ),
+    Case(
         "pump_goes_on_the_creature_in_the_fight.yaml",
         "bob",
         _first_target("Veteran Dungeoneer"),
@@ -519,3 +531,20 @@ def test_the_menace_goes_on_the_attacker_that_then_takes_the_initiative(level: s
         game.answer(d.player, decide(level, game, d.player, 0))
     assert any("bob attacks alice with Dungeon Crawler" in line for line in game.state.log)
     assert game.state.player("bob").initiative
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_removal_after_blocks_kills_the_blocker_and_the_attacker_lives(level: str) -> None:
+    """The rest of power_word_kill_on_the_blocker_that_kills_its_attacker.yaml: Power Word Kill
+    goes on the Basilisk (not the Gargoyle nor bob's own creatures), and the Fang-Blade, blocked
+    by nothing left, deals no damage and survives the combat (CR 510.1c)."""
+    game = position("power_word_kill_on_the_blocker_that_kills_its_attacker.yaml")
+    while (d := game.pending) is not None and game.state.step == "declare_blockers":
+        if d.player == "bob" and d.kind == "choose_targets":
+            ids = decide(level, game, "bob", 0)
+            assert _labels(game, ids if isinstance(ids, list) else [ids]) == ["Underdark Basilisk"]
+        game.answer(d.player, decide(level, game, d.player, 0))
+    graveyards = {p: [o.name for o in game.state.player(p).graveyard] for p in ("alice", "bob")}
+    assert "Underdark Basilisk" in graveyards["alice"]
+    assert "Yuan-Ti Fang-Blade" not in graveyards["bob"]
+    assert any(o.name == "Yuan-Ti Fang-Blade" for o in game.state.controlled("bob"))
