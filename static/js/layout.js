@@ -1,6 +1,7 @@
 // The table's layout helpers (static/css/venture.css): the "js" class for what only works with
-// JavaScript, the height of the phone's action bar, and the dungeon modal taking and keeping
-// the focus. Nothing here sends anything to the server.
+// JavaScript, the height of the phone's action bar, the docked hand giving way to your creatures
+// where the browser cannot do it by itself, and the dungeon modal taking and keeping the focus.
+// Nothing here sends anything to the server.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -17,6 +18,7 @@
       var h = entry.target.getBoundingClientRect().height;
       document.documentElement.style.setProperty(VARIABLES[entry.target.id], Math.round(h) + "px");
     });
+    soonGiveWay();
   }) : null;
   function watchBars() {
     if (!sizer) return;
@@ -28,6 +30,36 @@
       observed[id] = el;
     });
   }
+
+  // On a wide screen the docked hand slides down out of the way of your creature row, its top
+  // just under the row, while the row reaches into the bottom of the screen, down to its top
+  // strip (venture.css, hand-gives-way, --hand-peek): an animation that the scrolling drives. A browser without scroll-driven
+  // animations gets the same slide from here, as --hand-give, on each scroll, resize and
+  // redraw.
+  var SCROLL_DRIVEN = !!(window.CSS && CSS.supports && CSS.supports("animation-timeline", "view()"));
+  var wide = window.matchMedia("(min-width: 1101px)");
+  var givingWay = false;
+  function giveWay() {
+    givingWay = false;
+    var row = document.querySelector("#me .row.creatures");
+    var hand = document.getElementById("hand");
+    var give = 0;
+    if (wide.matches && row && hand) {
+      var rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+      var gap = rem / 2;  // .5rem
+      var peek = parseFloat(getComputedStyle(hand).getPropertyValue("--hand-peek")) * rem;  // in rem
+      var dockTop = document.documentElement.clientHeight - hand.offsetHeight;
+      give = Math.min(Math.max(row.getBoundingClientRect().bottom + gap - dockTop, 0), hand.offsetHeight - peek);
+    }
+    document.documentElement.style.setProperty("--hand-give", Math.round(give) + "px");
+  }
+  function soonGiveWay() {
+    if (SCROLL_DRIVEN || givingWay) return;
+    givingWay = true;
+    window.requestAnimationFrame(giveWay);
+  }
+  window.addEventListener("scroll", soonGiveWay, { passive: true });
+  window.addEventListener("resize", soonGiveWay);
 
   // The dungeon choice (a .modal shown over the table) is a modal dialog: it takes the focus
   // when it opens, Tab stays inside it, Escape closes it like its "Look at the table" button,
@@ -97,7 +129,7 @@
     }, 0);
   });
 
-  function refresh() { watchBars(); syncModal(); }
+  function refresh() { watchBars(); syncModal(); soonGiveWay(); }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:afterSwap", refresh);

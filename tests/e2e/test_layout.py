@@ -80,11 +80,17 @@ def test_the_hand_is_in_view_on_a_laptop_during_the_mulligan_and_the_turn(open_a
     expect(page.locator("#hand .card")).to_have_count(7)
     assert in_the_viewport(box(page, "#hand .hand"), DESKTOP)
     assert in_the_viewport(box(page, "#prompt .prompt.mine"), DESKTOP)
-    # A main phase of a busy table: the hand, the prompt and both life totals in view.
+    # A main phase of a busy table: the hand, the prompt and both life totals in view. The hand
+    # starts just under your creatures, none of which it covers (test_hand_dock.py); pointing at
+    # it raises it whole.
     alice, bob, game = game_at("busy_table.yaml")
     page = open_as(alice, game.get_absolute_url())
     expect(page.locator("#prompt .prompt.mine")).to_have_attribute("data-kind", "priority")
     page.wait_for_timeout(300)
+    creatures, hand = box(page, "#me .row.creatures"), box(page, "#hand .hand")
+    assert creatures["y"] + creatures["height"] <= hand["y"] < DESKTOP["height"], (creatures, hand)
+    page.mouse.move(hand["x"] + 60, (hand["y"] + DESKTOP["height"]) / 2)
+    page.wait_for_timeout(100)
     hand = box(page, "#hand .hand")
     assert in_the_viewport(hand, DESKTOP), hand
     # the card's own button, which casts it, too
