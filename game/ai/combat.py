@@ -16,11 +16,12 @@ from game.engine.combat import can_block
 from game.engine.continuous import chars
 from game.engine.decisions import Decision
 from game.engine.state import GameState, Obj
+from game.engine.worth import permanent_value
 
 from .answers import Answer, valid_subset
 from .blocks import DANGER, Blocks, Race, plan_blocks, plan_worth, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
-from .features import body, permanent_value
+from .features import body
 from .habits import Habits, habits
 from .rooms import initiative_drain, venture_value
 from .rules import Rules, is_creature

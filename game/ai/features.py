@@ -13,26 +13,18 @@ import math
 from game.engine.carddef import CardDef
 from game.engine.continuous import chars
 from game.engine.state import GameState, Obj
+from game.engine.worth import (
+    LAND_WORTH,
+    LANDS_COUNTED,
+    LANDS_WANTED,
+    SPARE_LAND_WORTH,
+    creature_value,
+    permanent_value,
+)
 
 from .combat_math import Body
 
 WIN = 1000.0
-
-# Keywords that make a creature worth more than its power and toughness (rough card-game value).
-KEYWORD_VALUE = {
-    "flying": 1.0,
-    "deathtouch": 1.2,
-    "first strike": 0.8,
-    "double strike": 2.0,
-    "lifelink": 0.8,
-    "trample": 0.4,
-    "vigilance": 0.4,
-    "menace": 0.6,
-    "hexproof": 0.8,
-    "indestructible": 2.0,
-    "reach": 0.3,
-    "haste": 0.2,
-}
 
 
 def body(g: GameState, o: Obj) -> Body:
@@ -48,66 +40,9 @@ def body(g: GameState, o: Obj) -> Body:
     )
 
 
-def creature_value(power: int, toughness: int, keywords: frozenset[str]) -> float:
-    bonus = sum(KEYWORD_VALUE.get(k, 0.0) for k in keywords)
-    if "flying" in keywords:
-        bonus += 0.3 * power  # evasion counts in proportion to the damage it carries
-    return 1.0 + power * 1.0 + toughness * 0.6 + bonus
-
-
-# What a creature held tapped is worth beside a free one (`held_tapped`): it fights again only if
-# the effect holding it goes, which nothing in hand can be counted on for.
-HELD_SHARE = 0.25
-
-
-def held_tapped(g: GameState, o: Obj) -> bool:
-    """A tapped permanent that doesn't untap during its controller's untap step (Ray of Frost,
-    CR 502.3): a creature out of every fight, attacking or blocking, for as long as that lasts."""
-    return o.tapped and chars(g, o).doesnt_untap
-
-
-# Lands on the battlefield: each up to LANDS_COUNTED is worth LAND_WORTH in `side_value`, one
-# beyond them SPARE_LAND_WORTH (the preset decks' curves top out at five or six mana).
-LAND_WORTH = 1.2
-LANDS_COUNTED = 7
-SPARE_LAND_WORTH = 0.2
-# A seat with at most LANDS_WANTED lands (the one in question counted) still needs each of them:
-# losing one costs a turn's mana, which `side_value`'s flat worth doesn't see. Decisions that
-# give up a land (a room's payment, a discard) weigh it at SHORT_LAND_WORTH instead, above a 1/1
-# token's worth, so the token goes first.
-LANDS_WANTED = 5
-SHORT_LAND_WORTH = 3.0
-
-
-def land_worth(lands: int) -> float:
-    """What one land is worth to a seat that has `lands` of them, that one included: on the
-    battlefield by their count there, in hand by the count on the battlefield and in hand."""
-    if lands <= LANDS_WANTED:
-        return SHORT_LAND_WORTH
-    return LAND_WORTH if lands <= LANDS_COUNTED else SPARE_LAND_WORTH
-
-
-def lands_of(g: GameState, seat: str) -> int:
-    return sum(1 for o in g.controlled(seat) if "Land" in chars(g, o).types)
-
-
 def lands_in_hand(g: GameState, seat: str) -> int:
     """The seat's own hand only: what it may know."""
     return sum(1 for o in g.player(seat).hand if "Land" in o.card.types)
-
-
-def permanent_value(g: GameState, o: Obj) -> float:
-    c = chars(g, o)
-    if "Creature" in c.types:
-        worth = creature_value(max(0, c.power), c.toughness - o.damage, c.keywords)
-        return worth * HELD_SHARE if held_tapped(g, o) else worth
-    if "Land" in c.types:
-        return land_worth(lands_of(g, o.controller))
-    if "Planeswalker" in c.types:
-        return 3.0 + o.counters.get("loyalty", 0) * 0.6
-    if o.name == "Treasure":
-        return 0.8
-    return 1.5 + 0.3 * o.card.mana_value
 
 
 def card_value(card: CardDef) -> float:

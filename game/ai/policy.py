@@ -20,18 +20,11 @@ from game.engine.decisions import Decision, Option
 from game.engine.game import Engine
 from game.engine.kinds import KINDS
 from game.engine.state import GameState
+from game.engine.worth import land_worth, lands_of, permanent_value
 
 from .answers import Answer, safe_answer, valid_subset
 from .combat import CombatRules
-from .features import (
-    HAND_SHARE,
-    card_value,
-    land_worth,
-    lands_in_hand,
-    lands_of,
-    life_value,
-    permanent_value,
-)
+from .features import HAND_SHARE, card_value, lands_in_hand, life_value
 from .opening import bottom, keeps
 from .priority import PriorityRules
 from .rooms import best_dungeon, room_score

@@ -12,10 +12,10 @@ from game.engine.combat import can_attack
 from game.engine.decisions import Decision, Option
 from game.engine.ops import reading
 from game.engine.state import GameState
+from game.engine.worth import permanent_value
 
 from .answers import Answer
 from .combat_removal import combat_removal
-from .features import permanent_value
 from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
 from .spells import is_counterspell, pointless

@@ -28,15 +28,9 @@ from game.engine.continuous import chars
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj, StackItem
 from game.engine.targets import TARGET_KINDS, Ref, candidates
+from game.engine.worth import HELD_SHARE, creature_value, held_tapped, permanent_value
 
-from .features import (
-    HELD_SHARE,
-    card_value,
-    creature_value,
-    held_tapped,
-    life_value,
-    permanent_value,
-)
+from .features import card_value, life_value
 from .rooms import venture_value
 
 # A creature worth a removal spell or a counterspell: a 3-power creature, or a 2/2 with a

@@ -12,6 +12,7 @@ from ..effects_players import WHO, amount
 from ..kinds import DISCARD, SACRIFICE, UNLESS
 from ..ops import TEXT, WORDS, Param, Reading, amount_of, op
 from ..state import GameState, Obj
+from ..worth import permanent_value
 from ..zones import discard, sacrifice
 
 TYPE_WORDS = ("Artifact", "Creature", "Enchantment", "Land", "Planeswalker")
@@ -32,32 +33,20 @@ def _unless_worth(g: GameState, seat: str, step: Step) -> float:
 
 def _oubliette_worth(g: GameState, seat: str, step: Step) -> float:
     """Oubliette costs its controller a card and, for each type, the cheapest permanent of it
-    (each a different one): worth minus what those are worth, in the evaluation's units (a
-    creature by its size as `game.ai.features.creature_value` counts it, a land more while
-    there are few, a card in hand about 1.6). With nothing to lose it costs nothing, and its
-    short path completes the dungeon sooner."""
+    (each a different one): worth minus what those are worth (`worth.permanent_value`: a land
+    more while there are few, a card in hand about 1.6). With nothing to lose it costs nothing,
+    and its short path completes the dungeon sooner."""
     cost = 1.6 if g.player(seat).hand else 0.0
     mine = g.controlled(seat)
-    lands = sum(1 for o in mine if "Land" in chars(g, o).types)
     picked: set[int] = set()
     for role in step.get("types", ["Artifact", "Creature", "Land"]):
         pool = [o for o in mine if role in chars(g, o).types and o.id not in picked]
         if not pool:
             continue
-        cheapest = min(pool, key=lambda o: (_kept_worth(g, o, lands), o.id))
+        cheapest = min(pool, key=lambda o: (permanent_value(g, o), o.id))
         picked.add(cheapest.id)
-        cost += _kept_worth(g, cheapest, lands)
+        cost += permanent_value(g, cheapest)
     return -cost
-
-
-def _kept_worth(g: GameState, o: Obj, lands: int) -> float:
-    """Roughly what keeping a permanent is worth (the scale of the computer's evaluation)."""
-    c = chars(g, o)
-    if "Creature" in c.types:
-        return 1.0 + max(0, c.power) + 0.6 * max(0, c.toughness)
-    if "Land" in c.types:
-        return 2.5 if lands <= 5 else 1.2  # a land while short of them is a turn's mana
-    return 1.5 + 0.3 * o.card.mana_value
 
 
 @op(
