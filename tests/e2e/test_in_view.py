@@ -103,6 +103,10 @@ def test_a_phone_brings_every_blocker_and_pass_until_my_next_turn_above_the_dock
     bob = open_as(bob_player, game.get_absolute_url(), phone=True)
     attack_with_all(alice)
     to_blocks(bob)
+    # A touch screen has no Space bar to speak of: the prompt names the button alone.
+    expect(bob.locator("#prompt .hint", has_text="declares the blocks")).to_have_text(
+        "Confirm declares the blocks chosen (none: no blocks).", use_inner_text=True
+    )
     # At the start of the decision the first blocker's Block button is above the dock.
     first = box(bob, "#me .perm-actions .block-with")
     assert first["y"] >= 0 and first["y"] + first["height"] <= dock_top(bob) + 0.5, first
