@@ -14,12 +14,14 @@ from dataclasses import dataclass
 
 from game.engine.state import GameState
 
-# Chances declined, with none taken, before a habit is believed. One declined block is enough:
-# against a player who never blocks, a turn spent not attacking past its untapped creatures is
-# a turn lost in the race (two cost Medium about 2 points in 100 against the scripted aggro
-# player), while a player who held back a block on purpose to ambush the next attack wins one
-# creature by it, once: its first block ends the reading.
-BLOCKS_DECLINED = 1
+# Chances declined, with none taken, before a habit is believed. Two declined blocks: one is a
+# choice a careful player often makes (a 3/3 not traded for a 2/1, a life total kept for later),
+# and read as a habit it sent a lone 2/1 into two untapped 3/3s (seen against Hard,
+# tests/ai/habits/one_declined_block_is_no_habit.yaml). Against a player who never blocks, the
+# turn spent not attacking past its untapped creatures costs Medium about 2 points in 100
+# against the scripted aggro player; a player who held back a block on purpose to ambush the
+# next attack wins one creature by it, once: its first block ends the reading.
+BLOCKS_DECLINED = 2
 ATTACKS_DECLINED = 3
 
 

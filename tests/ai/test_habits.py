@@ -83,3 +83,14 @@ def test_medium_presses_a_player_who_sits_on_the_initiative() -> None:
     before, after = attacks_before_and_after(game, "alice declares no attackers", 3)
     assert before == [[]] * 3, f"a Crawler ran into the Dungeoneer unread: {before}"
     assert after == [["Dungeon Crawler #1", "Dungeon Crawler #2"]] * 3, after
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_one_declined_block_is_a_choice_not_a_habit(level: str) -> None:
+    """A player who let one attacker through rather than trade (seen against Hard: it then sent
+    its only creature into two untapped 3/3s) is not yet read as never blocking."""
+    game = position(FILE.parent / "one_declined_block_is_no_habit.yaml")
+    game.state.note("alice declares no blockers")
+    assert not habits(game.state, "alice").never_blocks
+    for seed in range(3):
+        assert _labels(game, decide(level, game, "bob", seed)) == [], seed
