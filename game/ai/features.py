@@ -23,6 +23,7 @@ from game.engine.worth import (
 )
 
 from .combat_math import Body
+from .rooms import LOOKAHEAD, rooms_left, wanted_completion
 
 WIN = 1000.0
 
@@ -103,6 +104,11 @@ def side_value(g: GameState, name: str, *, hand_known: bool) -> float:
         score += 3.0
     if p.dungeon is not None:
         score += 0.6 * _rooms_done(p.dungeon.spec, p.dungeon.room)
+        # The way to a completion a card of the seat's waits on (Acererak's Tomb), by the
+        # ventures still to go, as a dungeon's path is valued (rooms.room_score).
+        wanted = wanted_completion(g, name, p.dungeon.spec.name, hand=hand_known)
+        if wanted:
+            score += wanted * LOOKAHEAD ** rooms_left(p.dungeon.spec, p.dungeon.room)
     score += 2.5 * len(p.completed)
     return score
 

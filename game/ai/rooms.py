@@ -13,17 +13,53 @@ from game.engine.continuous import player_has_hexproof
 from game.engine.dungeon import dungeon_choices, venture_restricted
 from game.engine.ops import reading
 from game.engine.state import GameState
+from game.engine.worth import creature_value
 
 COMPLETION = 2.0  # completing a dungeon (cards and the 704.5t check care)
 LOOKAHEAD = 0.7
+# A card that waits on a dungeon's completion by name and is not a creature.
+WAITING_CARD = 2.0
 
 
 def room_value(g: GameState, seat: str, spec: object, room: str) -> float:
     r = spec.rooms[room]  # type: ignore[attr-defined]
     value = sum(reading(s).value(g, seat, s) for s in r.effect)
     if not r.leads_to:
-        value += COMPLETION
+        value += COMPLETION + wanted_completion(g, seat, spec.name)  # type: ignore[attr-defined]
     return value
+
+
+def wanted_completion(g: GameState, seat: str, dungeon: str, *, hand: bool = True) -> float:
+    """What completing `dungeon` is worth to `seat` beyond any completion: its cards that wait on
+    that dungeon by name, read from their text ("if you haven't completed Tomb of Annihilation":
+    Acererak the Archlich stays on the battlefield as a 5/5 only then), each name once, a
+    creature by its worth. Its permanents, and its hand when `hand` (the seat's own; the other
+    player's is hidden). Nothing once the dungeon has been completed."""
+    p = g.player(seat)
+    if any(name == dungeon for name, _ in p.completed):
+        return 0.0
+    phrase = f"completed {dungeon}"
+    cards = [o.card for o in g.controlled(seat)] + ([o.card for o in p.hand] if hand else [])
+    waiting = {c.name: c for c in cards if phrase in c.text}
+    return sum(
+        creature_value(c.power, c.toughness or 0, c.keywords)
+        if "Creature" in c.types and c.power is not None
+        else WAITING_CARD
+        for c in waiting.values()
+    )
+
+
+def rooms_left(spec: object, room: str) -> int:
+    """The fewest ventures after `room` that reach the bottom of the dungeon (0 at the bottom)."""
+    rooms = spec.rooms  # type: ignore[attr-defined]
+    frontier, seen, steps = [room], {room}, 0
+    while frontier:
+        if any(not rooms[r].leads_to for r in frontier):
+            return steps
+        frontier = [n for r in frontier for n in rooms[r].leads_to if n not in seen]
+        seen.update(frontier)
+        steps += 1
+    return steps
 
 
 def room_score(g: GameState, seat: str, spec: object, room: str, depth: int = 0) -> float:
