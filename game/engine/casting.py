@@ -10,7 +10,7 @@ from .effects import Ctx, run_steps
 from .kinds import CHOOSE_COLOR, ESCAPE_EXILE, TAP_COST
 from .mana import ManaCost, parse_cost
 from .payment import activate_mana_ability, can_pay, can_use_tap_ability, mana_output, pay_mana
-from .state import MAIN_STEPS, GameState, Obj, StackItem
+from .state import LANDS_PER_TURN, MAIN_STEPS, GameState, Obj, StackItem
 from .targets import candidates, ref_whose_name, still_legal
 from .triggers import fire
 from .ward import becomes_target
@@ -76,9 +76,6 @@ def can_escape(g: GameState, player: str, obj: Obj) -> bool:
     if not targets_possible(g, player, face.spell_targets):
         return False
     return can_pay(g, player, parse_cost(face.escape))
-
-
-LANDS_PER_TURN = 1  # CR 305.2
 
 
 def can_play_land(g: GameState, player: str, obj: Obj) -> bool:

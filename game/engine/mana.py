@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 COLORS = "WUBRG"
@@ -181,12 +182,16 @@ def best_payment(
     pool: dict[str, int],
     sources: list[ManaSource],
     hand: list[tuple[ManaCost, ...]],
+    land_drop: Sequence[ManaSource] = (),
 ) -> tuple[dict[str, int], list[tuple[ManaSource, str]]] | None:
     """Among the legal ways to pay `cost`, one that leaves the most of `hand` (the cards still
-    in hand, each as the costs it may be cast for) castable: first the most cards whose
-    coloured symbols the mana left can still make, then the most cards it can pay whole, then
+    in hand, each as the costs it may be cast for) castable this turn: first the most cards the
+    mana left can pay whole, with the best of `land_drop` added (the lands the player may still
+    play this turn, one of them), then the most cards whose coloured symbols it can make, then
     the fewest sources of a later rank used (lands before other permanents, Treasures last),
-    then the sources whose colours the hand's symbols ask for least.
+    then the sources whose colours the hand's symbols ask for least. The sources untap next
+    turn, so what the mana left pays this turn is what a careful player keeps it for: a Mountain
+    kept for the Kick in the Door in hand rather than a Swamp for a spell two mana away.
     Returns a plan as `plan_payment` does, or None when `cost` can't be paid."""
     first = plan_payment(cost, pool, sources)
     if first is None or not sources:
@@ -208,6 +213,8 @@ def best_payment(
     for s in sorted(sources, key=lambda s: (s.rank, s.obj_id)):
         kinds.setdefault((s.produces, s.amount, s.rank), []).append(s)
     groups = list(kinds.values())
+    # Lands in hand alike (same mana) would be counted alike: one of each.
+    drops = list({(s.produces, s.amount): s for s in land_drop}.values())
     best: tuple[tuple[int, ...], tuple[dict[str, int], list[tuple[ManaSource, str]]]] | None = None
     for counts in _ways(groups, need):
         chosen = [s for group, n in zip(groups, counts, strict=True) for s in group[:n]]
@@ -216,7 +223,7 @@ def best_payment(
             continue
         used = {s.obj_id for s in chosen}
         left = [s for s in sources if s.obj_id not in used]
-        score = (*_keeps(hand, pool_left, left), -sum(s.rank for s in chosen))
+        score = (*_keeps(hand, pool_left, left, drops), -sum(s.rank for s in chosen))
         score += (-sum(max(demand.get(c, 0) for c in s.produces) for s in chosen),)
         if best is None or score > best[0]:
             best = (score, plan)
@@ -246,17 +253,25 @@ def _ways(groups: list[list[ManaSource]], need: int) -> list[tuple[int, ...]]:
 
 
 def _keeps(
-    hand: list[tuple[ManaCost, ...]], pool: dict[str, int], sources: list[ManaSource]
+    hand: list[tuple[ManaCost, ...]],
+    pool: dict[str, int],
+    sources: list[ManaSource],
+    land_drop: list[ManaSource],
 ) -> tuple[int, int]:
     """How many cards of the hand (each the costs it may be cast for) the mana left could pay
-    for: their coloured symbols alone, and whole."""
-    colours = whole = 0
-    for faces in hand:
-        if any(plan_payment(ManaCost(0, c.colored), pool, sources) is not None for c in faces):
-            colours += 1
-            if any(plan_payment(c, pool, sources) is not None for c in faces):
-                whole += 1
-    return colours, whole
+    for whole, and by their coloured symbols alone: the best of these counts with the sources
+    left, or with them and one land of `land_drop`."""
+
+    def counts(sources: list[ManaSource]) -> tuple[int, int]:
+        colours = whole = 0
+        for faces in hand:
+            if any(plan_payment(ManaCost(0, c.colored), pool, sources) is not None for c in faces):
+                colours += 1
+                if any(plan_payment(c, pool, sources) is not None for c in faces):
+                    whole += 1
+        return whole, colours
+
+    return max([counts(sources)] + [counts([*sources, land]) for land in land_drop])
 
 
 def pool_text(pool: dict[str, int]) -> str:

@@ -1,11 +1,11 @@
 """Paying costs: mana abilities as sources, automatic payment, tapping by hand (CR 601.2g-h, 605).
 
 Automatic payment spends the mana pool first, then chooses, among the legal ways to tap and
-sacrifice sources for the rest, one that leaves the most of the player's hand castable
-(`mana.best_payment`: colours first), lands before other permanents and Treasures last when that
-is all the same (docs/scenarios.md, "Which choices are asked"). Tapping by hand is a mana
-ability activated with priority before casting (CR 605.3a): the mana waits in the pool, which
-the payment spends first.
+sacrifice sources for the rest, one that leaves the most of the player's hand castable this
+turn (`mana.best_payment`: the land for the turn counted while it is still to come), lands
+before other permanents and Treasures last when that is all the same (docs/scenarios.md, "Which
+choices are asked"). Tapping by hand is a mana ability activated with priority before casting
+(CR 605.3a): the mana waits in the pool, which the payment spends first.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from .carddef import Activated
 from .continuous import chars
 from .mana import ManaCost, ManaSource, best_payment, plan_payment
-from .state import GameState, Obj
+from .state import LANDS_PER_TURN, MAIN_STEPS, GameState, Obj
 from .zones import sacrifice
 
 
@@ -103,13 +103,31 @@ def _hand_costs(obj: Obj) -> tuple[ManaCost, ...]:
     return tuple(f.cost for f in faces if f.cost is not None and "Land" not in f.types)
 
 
+def land_drop(g: GameState, player: str) -> list[ManaSource]:
+    """The sources the player may still add this turn by playing a land from its hand: one
+    for each land there with a mana ability, while its land for the turn is still to come in a
+    main phase of its own turn (CR 305.2; the stack may hold the spell being paid for, which
+    resolves first). Only one of them can be played; each stands for one way to play on."""
+    p = g.player(player)
+    if g.active != player or g.step not in MAIN_STEPS or p.lands_played >= LANDS_PER_TURN:
+        return []
+    out = []
+    for o in p.hand:
+        found = mana_ability_of(o) if "Land" in o.card.types else None
+        if found is not None and found[1].tap and found[1].mana is None:
+            produces, amount = found[1].produces, found[1].amount
+            out.append(ManaSource(o.id, o.name, produces, amount, 0, found[0]))
+    return out
+
+
 def pay_mana(g: GameState, player: str, cost: ManaCost | None, exclude: int | None = None) -> bool:
     """Pay `cost` automatically; returns False (and changes nothing) when it can't be paid."""
     if cost is None or cost.mana_value == 0:
         return True
     p = g.player(player)
     hand = [faces for faces in map(_hand_costs, p.hand) if faces]
-    plan = best_payment(cost, p.pool, mana_sources(g, player, exclude), hand)
+    sources = mana_sources(g, player, exclude)
+    plan = best_payment(cost, p.pool, sources, hand, land_drop(g, player))
     if plan is None:
         return False
     _, used = plan

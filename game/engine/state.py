@@ -29,6 +29,7 @@ STEPS = (
 )
 STEP_NAMES = {s: s.replace("_", " ") for s in STEPS}
 MAIN_STEPS = ("precombat_main", "postcombat_main")
+LANDS_PER_TURN = 1  # CR 305.2
 
 
 class GameOver(Exception):

@@ -32,11 +32,10 @@ import functools
 from collections.abc import Iterable
 
 from .cards import CARDS
-from .casting import LANDS_PER_TURN
 from .combat import block_pairs, can_attack
 from .decisions import Decision
 from .kinds import PRIORITY
-from .state import MAIN_STEPS, STEPS, GameState, StackItem
+from .state import LANDS_PER_TURN, MAIN_STEPS, STEPS, GameState, StackItem
 
 # Steps where a player may get priority (CR 502.4: none in untap; 514.3: cleanup only rarely).
 STOP_STEPS = tuple(s for s in STEPS if s not in ("untap", "cleanup"))
