@@ -59,6 +59,7 @@ def prompt_of(d: Decision, owners: dict[str, whose.Owned], split: Division | Non
                 display=(owned.display if owned else o.label)
                 + (" (the usual division)" if i == 0 and d.kind in USUAL_FIRST else ""),
                 marks=owned.marks if owned else " ".join(f"o{x}" for x in o.objs),
+                ticked=o.id in d.ticked,
             )
         )
     groups: dict[str, list[Option]] = {"pass": [], "play": [], "act": [], "mana": []}

@@ -49,6 +49,7 @@ class Option:
     key: str = ""  # its key on the keyboard ("1".."9"), or ""
     checkbox: bool = False  # a multi-select's choice drawn on the card it names
     short: str = ""  # that choice's text on the card ("attack Bob")
+    ticked: bool = False  # a multi-select's choice the form starts with (a goaded attacker)
 
 
 @dataclass(frozen=True, slots=True)

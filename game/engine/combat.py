@@ -53,15 +53,20 @@ def declare_attackers(g: GameState) -> Gen:
             return f"{names} must attack this combat (goaded, CR 701.15b)."
         return None
 
+    prompt = "Declare attackers (choose any number)"
+    if forced:
+        names = ", ".join(o.name for o in able if o.id in forced)
+        prompt = f"Declare attackers (choose any number; goaded, {names} must attack)"
     answer = yield Decision(
         attacker_player,
         DECLARE_ATTACKERS,
-        "Declare attackers (choose any number)",
+        prompt,
         options,
         multi=True,
         min_count=0,
         max_count=len(able),
         check=check,
+        ticked=tuple(f"a{oid}" for oid in sorted(forced)),
     )
     picked = [opt.data for opt in options if opt.id in set(answer)]
     chosen = [o for o, _ in picked]  # type: ignore[misc]

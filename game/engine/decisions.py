@@ -66,6 +66,9 @@ class Decision:
     # What a board needs beyond the options to offer only legal answers, e.g. for blocks which
     # attackers need two or more blockers (menace); public data about the decision.
     constraints: dict | None = None
+    # The options a multi-select's form starts ticked: what the answer must hold anyway (a
+    # goaded creature's attack, CR 701.15b). A board's convenience; the check still decides.
+    ticked: tuple[str, ...] = ()
     _options: list[Option] | None = field(default=None, repr=False)
     _by_id: dict[str, Option] = field(default_factory=dict, repr=False)
     _answered: bool = field(default=False, repr=False)

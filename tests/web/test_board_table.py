@@ -440,3 +440,37 @@ def test_a_goaded_creature_says_so_and_who_goaded_it(players):
         assert by_name["White Plume Adventurer"].goaded_by == ()
     html = render(game, alice, "board")
     assert f"goaded by {bobs}" in html
+
+
+def test_a_goaded_creature_starts_ticked_in_its_controllers_attack(players):
+    """On her turn alice's goaded Outrider must attack (CR 701.15b): her prompt says so and its
+    choice starts ticked, so Confirm declares the attack the rules require (a playtester saw
+    "Choose up to 1 (or none)" with nothing ticked, pressed Confirm and was refused)."""
+    alice, bob = players
+    text = position_text("../../ai/positions/arena_goads_the_opponents_creature.yaml")
+    game = start_from_text(alice, bob, text)
+    game = answer(game, bob, "activate Dungeon Map: {3}, {T}")
+    game = passes(game, bob)
+    game = passes(game, alice)
+    game = answer(game, bob, "Arena")
+    game = passes(game, bob)
+    game = passes(game, alice)
+    outrider = next(o for o in pending(game).options if o.label.startswith("Grizzled Outrider"))
+    game = answer(game, bob, outrider.label)
+    for _ in range(40):  # to alice's declaration of attackers: bob stays home, all pass
+        d = pending(game)
+        if d.kind == "declare_attackers" and d.player == seat_name(game, alice):
+            break
+        who = alice if d.player == seat_name(game, alice) else bob
+        if d.kind == "declare_attackers":
+            game = answer(game, who, [])
+        else:  # a pass, or the first choice (White Plume's untap)
+            game = answer(game, who, "pass" if d.kind == "priority" else d.options[0].label)
+    assert (d.player, d.kind) == (seat_name(game, alice), "declare_attackers")
+    html = render(game, alice, "prompt")
+    assert "goaded, Grizzled Outrider must attack" in html
+    goaded = next(o for o in d.options if o.label == "Grizzled Outrider")
+    other = next(o for o in d.options if o.label != "Grizzled Outrider")
+    assert re.search(rf'value="{goaded.id}" id="[^"]+" checked', html), html
+    assert not re.search(rf'value="{other.id}" id="[^"]+" checked', html)
+    assert "(or none)" not in html
