@@ -50,7 +50,7 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
             out.append(answer)
 
     if d.kind == kinds.PRIORITY:
-        add_all(_priority(game, seat, d))
+        add_all(_priority(game, seat, d, medium))
     elif d.kind == kinds.DECLARE_ATTACKERS:
         add_all(_attacks(d, medium))
     elif d.kind == kinds.DECLARE_BLOCKERS:
@@ -66,10 +66,16 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
     return out
 
 
-def _priority(game: Engine, seat: str, d: Decision) -> list[Answer]:
+def _priority(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answer]:
     g = game.state
     real = [o for o in d.options if o.id != "pass" and o.data != "mana"]
     if not real:
+        return []
+    if isinstance(medium, str) and medium.startswith("play:"):
+        # The land for the turn first: its mana is there for whatever comes after, and a spell
+        # cast first taps what the land would have spared (a playtest's Caves of Chaos
+        # Adventurer took the only Island, and the blue card its attack exiled went unplayed).
+        # In a sampled game the order can come out ahead by noise alone.
         return []
     # Searched where choices matter: one's own main phase, an opposing spell or ability to
     # answer, combat once blockers are declared (a trick), the other turn's end step. Elsewhere

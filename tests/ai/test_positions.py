@@ -449,6 +449,7 @@ CASES = [
         why=EASY_SLIPS + ": a random room half the time",
     ),
     Case("acererak_goes_to_the_tomb_that_keeps_it.yaml", "bob", _room("Tomb of Annihilation")),
+    Case("plays_its_land_before_its_spell.yaml", "bob", _only("play Mountain", "it chose")),
     Case("keeps_the_land_it_needs_in_veils_of_fear.yaml", "bob", _loses_the_life),
     Case("keeps_its_lands_in_sandfall_cell.yaml", "bob", _loses_the_life),
     Case("sacrifices_the_token_not_a_land_in_sandfall_cell.yaml", "bob", _sacrifices("Skeleton")),
