@@ -307,12 +307,17 @@ def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
         if "Land" in top.card.types:
             new = move(g, top, "hand")
             new.revealed = True
+            g.note(f"{p.name} puts {top.name} into their hand", "CR 701.44a")
             continue
         if o.zone == "battlefield":
             o.counters["+1/+1"] = o.counters.get("+1/+1", 0) + 1
+            g.note(f"{whose_name(g, o)} gets a +1/+1 counter", "CR 701.44a")
         if (yield from yes_no(g, p.name, f"Put {top.name} into your graveyard?")):
             move(g, top, "graveyard")
             g.note(f"{p.name} puts {top.name} into their graveyard")
+        else:
+            # The card was revealed, so where it stays is no secret.
+            g.note(f"{p.name} keeps {top.name} on top of their library")
 
 
 # Card code only: what these need (a source permanent, a card in a graveyard) a room lacks.
