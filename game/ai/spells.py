@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from game.engine.carddef import CardDef, Static, Step, TargetSpec
+from game.engine.combat import can_attack
 from game.engine.continuous import chars
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj, StackItem
@@ -117,11 +118,31 @@ def _on_permanent(
             total += whole if r.hurts(s) else -whole
         elif s.get("set_base") and "Creature" in chars(g, obj).types:
             change = _new_base_change(g, obj, s)
+            if _in_no_fight_this_turn(g, seat, obj, s):
+                # What it would gain as a fighter it cannot use; a smaller body still costs
+                # the damage it would have dealt.
+                change = 0.0 if theirs else min(0.0, change)
             total += -change if theirs else change
         elif not held_tapped(g, obj):
             total += _helped(g, seat, r.hurts(s), obj.controller, s)
         # A creature held tapped gains or loses nothing by a counter or a boost: it is in no fight.
     return total
+
+
+def _in_no_fight_this_turn(g: GameState, seat: str, obj: Obj, step: Step) -> bool:
+    """Whether the creature a change until end of turn ("becomes a 1/1 Bird with flying",
+    Eccentric Apprentice at the beginning of the seat's combat) falls on is in no fight before
+    the change ends. On the seat's turn the other player's creature fights only as a blocker:
+    not when it is tapped, nor when no creature of the seat's can attack (seen against Hard: a
+    tapped Gloom Stalker made a Bird on a turn nothing of Hard's could attack). The seat's own
+    fights only as an attacker, past a creature that could block it: wings over an empty or
+    tapped board carry nothing, and the smaller body deals less."""
+    if step.get("duration", "end_of_turn") != "end_of_turn" or g.active != seat:
+        return False
+    if obj.controller != seat:
+        return obj.tapped or not any(can_attack(g, o) for o in g.controlled(seat))
+    blockers = [o for o in g.controlled(g.opponent(seat)) if not o.tapped]
+    return not can_attack(g, obj) or not any("Creature" in chars(g, o).types for o in blockers)
 
 
 def _new_base_change(g: GameState, obj: Obj, step: Step) -> float:
