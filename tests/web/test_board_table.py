@@ -414,11 +414,9 @@ def test_a_target_among_namesakes_keeps_its_number_in_the_viewers_words():
     )
 
 
-def test_a_goaded_creature_says_so_and_who_goaded_it(players):
-    """Goad is public and changes what a creature must do (it attacks each combat, CR 701.15b),
-    so its card says so on both sides of the table until the goading player's next turn."""
-    alice, bob = players
-    # The computer's position of the same Arena (tests/ai/positions), played here by hand.
+def goaded_outrider(alice, bob):
+    """Bob's Arena goads alice's Grizzled Outrider: the computer's position of the same Arena
+    (tests/ai/positions), played here by hand."""
     text = position_text("../../ai/positions/arena_goads_the_opponents_creature.yaml")
     game = start_from_text(alice, bob, text)
     game = answer(game, bob, "activate Dungeon Map: {3}, {T}")
@@ -429,6 +427,14 @@ def test_a_goaded_creature_says_so_and_who_goaded_it(players):
     game = passes(game, alice)
     outrider = next(o for o in pending(game).options if o.label.startswith("Grizzled Outrider"))
     game = answer(game, bob, outrider.label)
+    return game
+
+
+def test_a_goaded_creature_says_so_and_who_goaded_it(players):
+    """Goad is public and changes what a creature must do (it attacks each combat, CR 701.15b),
+    so its card says so on both sides of the table until the goading player's next turn."""
+    alice, bob = players
+    game = goaded_outrider(alice, bob)
     game = passes(game, bob)
     game = passes(game, alice)
     bobs = seat_name(game, bob)
@@ -447,16 +453,7 @@ def test_a_goaded_creature_starts_ticked_in_its_controllers_attack(players):
     choice starts ticked, so Confirm declares the attack the rules require (a playtester saw
     "Choose up to 1 (or none)" with nothing ticked, pressed Confirm and was refused)."""
     alice, bob = players
-    text = position_text("../../ai/positions/arena_goads_the_opponents_creature.yaml")
-    game = start_from_text(alice, bob, text)
-    game = answer(game, bob, "activate Dungeon Map: {3}, {T}")
-    game = passes(game, bob)
-    game = passes(game, alice)
-    game = answer(game, bob, "Arena")
-    game = passes(game, bob)
-    game = passes(game, alice)
-    outrider = next(o for o in pending(game).options if o.label.startswith("Grizzled Outrider"))
-    game = answer(game, bob, outrider.label)
+    game = goaded_outrider(alice, bob)
     for _ in range(40):  # to alice's declaration of attackers: bob stays home, all pass
         d = pending(game)
         if d.kind == "declare_attackers" and d.player == seat_name(game, alice):
