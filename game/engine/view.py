@@ -123,7 +123,8 @@ def _common(game: Engine, *, log: bool = True) -> dict[str, Any]:
                 "text": t.text,
                 "dungeon": t.dungeon_name or None,
             }
-            for t in g.pending_triggers
+            # Once the game is over nothing goes on the stack again (CR 104.1).
+            for t in (() if g.over else g.pending_triggers)
         ],
         "winner": g.winner,
         "end_reason": g.end_reason,

@@ -46,3 +46,32 @@ def test_the_judge_view_shows_everything():
     state = _game().state_json()
     assert state["players"]["bob"]["hand"] == ["Magic Missile", "Bar the Gate"]
     assert state["players"]["alice"]["library"] == ["Purple Worm", "Swamp"]
+
+
+def _answer(game, label: str | list[str]) -> None:
+    d = game.pending
+    by_label = {o.label: o.id for o in d.options}
+    ids = [by_label[x] for x in label] if isinstance(label, list) else by_label[label]
+    game.answer(d.player, ids)
+
+
+def test_nothing_waits_to_go_on_the_stack_once_the_game_is_over():
+    """The Crawler's combat damage kills bob, who holds the initiative: the initiative's trigger
+    (its attacker takes it, CR 725.2) has nowhere to go once the game is over (CR 104.1), and
+    no view says it waits (a playtester saw it listed, credited to the loser, at game over)."""
+    game = position(
+        {
+            "alice": {"battlefield": ["Dungeon Crawler"]},
+            "bob": {"life": 1, "initiative": True},
+        },
+        turn={"number": 3, "active": "alice", "step": "beginning_of_combat"},
+    )
+    while game.pending.kind != "declare_attackers":
+        _answer(game, "pass")
+    _answer(game, ["Dungeon Crawler"])
+    while game.pending is not None:
+        _answer(game, "pass")
+    assert game.state.over and game.state.winner == "alice"
+    assert game.state.pending_triggers, "the initiative's trigger did trigger"
+    for seat in ("alice", "bob", None):
+        assert game.view_for(seat)["waiting_triggers"] == []
