@@ -415,7 +415,12 @@ def worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
         else:
             picks = choose(g, seat, text, i, refs, spec.min, spec.max)
             value = sum(gain(g, seat, text, i, r) for r in picks)
-            if value > 0 and _removes(text, i) and not _aims_at_threat(g, seat, picks):
+            if (
+                value > 0
+                and _removes(text, i)
+                and _at_permanents(g, picks)
+                and not _aims_at_threat(g, seat, picks)
+            ):
                 value = 0.0  # removal is kept for a threat
         chosen.update(picks)
         targeted += value
@@ -431,6 +436,13 @@ def pointless(g: GameState, seat: str, face: CardDef) -> bool:
     if is_counterspell(face):
         return not counter_worth_casting(g, seat, face)
     return not worth_casting(g, seat, face)
+
+
+def _at_permanents(g: GameState, picks: list[Ref]) -> bool:
+    """Whether the picks name a permanent: only there is a step that takes a thing away removal
+    (Fates' Reversal returns a card from its caster's graveyard to their hand: nobody's threat,
+    and a card it would pass with read as removal kept for one)."""
+    return any(kind == "obj" and g.permanent(what) is not None for kind, what in picks)
 
 
 def _aims_at_threat(g: GameState, seat: str, picks: list[Ref]) -> bool:

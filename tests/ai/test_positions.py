@@ -381,6 +381,13 @@ CASES = [
         "fates_reversal_not_cast_with_nothing_to_return.yaml", "bob", _not_cast("Fates' Reversal")
     ),
     Case("fates_reversal_returns_a_creature.yaml", "bob", _returns_a_creature_card),
+    Case(
+        "fates_reversal_cast_for_a_creature_in_the_graveyard.yaml",
+        "bob",
+        _casts("Fates' Reversal"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it forgets a spell 30% of the time",
+    ),
     Case("magic_missile_not_cast_when_nothing_dies.yaml", "bob", _not_cast("Magic Missile")),
     Case("magic_missile_kills_or_goes_face.yaml", "bob", _damage_kills_or_is_lethal),
     Case("magic_missile_goes_face_for_lethal.yaml", "bob", _only_the_face),
