@@ -295,7 +295,9 @@
   // asks about into view: above the docked prompt (and the stack docked over it) on a narrow
   // screen, anywhere in the window on a wide one (where the prompt stays in view beside them,
   // venture.css). All of them where they fit (for blocks, the attackers too: a blocker is
-  // picked, then its attacker), else the first one's buttons.
+  // picked, then its attacker), else the first one's buttons. A stop during a combat brings the
+  // fight (its attackers and blockers) into view the same way: on a phone the page was often
+  // left on the dungeon maps, the blocks out of sight.
   var docked = window.matchMedia("(max-width: 1100px)");
   // The decisions about the hand itself, which show the whole hand (the same list in venture.css).
   var HAND_DECISIONS = ["mulligan", "mulligan_bottom", "discard"];
@@ -326,9 +328,13 @@
     shownCards = id;
     var prompt = document.querySelector("#prompt .prompt.mine");
     var kind = prompt.getAttribute("data-kind");
-    if (kind === "priority") return;
     var first, cards;
-    if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
+    if (kind === "priority") {
+      // A stop in the middle of a combat (a trick once blocks are known, an answer to a spell):
+      // the fight is what the choice is about, wherever the page was left.
+      cards = Array.prototype.slice.call(document.querySelectorAll(".battlefield .perm.attacking, .battlefield .perm.blocking"));
+      first = cards[0];
+    } else if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
       if (!docked.matches) return;  // on a wide screen the hand is docked at the bottom
       cards = Array.prototype.slice.call(document.querySelectorAll("#hand .card"));
       first = cards[0];

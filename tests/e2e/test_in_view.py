@@ -231,3 +231,28 @@ def test_names_on_the_battlefield_are_whole_with_their_numbers(open_as, phone):
     expect(swamps).to_have_text(["Swamp #1", "Swamp #2", "Swamp #3"])
     expect(page.locator("#me .perm[data-name='Undermountain Adventurer']")).to_have_count(2)
     assert page.evaluate(WHOLE_NAMES) == []
+
+
+def test_a_phone_brings_the_fight_into_view_at_the_stop_after_blocks(open_as):
+    """Alice, on a phone, attacks and leaves her page on the dungeon maps while bob blocks; at
+    her stop once blocks are known (she holds Rally Maneuver) the attackers and their blockers
+    are brought above the docked prompt: the fight is what that stop is about (a playtester
+    found the page on the maps at every such stop)."""
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url(), phone=True)
+    bob = open_as(bob_player, game.get_absolute_url())
+    attack_with_all(alice)
+    expect(mine(alice)).to_have_count(0)
+    alice.locator("#maps").evaluate("e => e.scrollIntoView({block: 'start'})")
+    to_blocks(bob)
+    bob.locator("#me .perm[data-name='Acererak the Archlich'] .block-with").click()
+    bob.locator("#opponent .perm.attacking[data-name='Grizzled Outrider']").click()
+    bob.locator("#prompt #confirm").click()
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    expect(alice.locator("#opponent .perm.blocking")).to_have_count(1)
+    alice.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
+    limit = dock_top(alice)
+    fighters = rects(alice, "#me .perm.attacking") + rects(alice, "#opponent .perm.blocking")
+    assert any(r["y"] >= 0 and r["y"] + r["height"] <= limit + 0.5 for r in fighters), fighters
+    blocker = box(alice, "#opponent .perm.blocking")
+    assert blocker["y"] >= 0 and blocker["y"] + blocker["height"] <= limit + 0.5, blocker
