@@ -107,8 +107,10 @@ def test_a_phone_brings_every_blocker_and_pass_until_my_next_turn_above_the_dock
     expect(bob.locator("#prompt .hint", has_text="declares the blocks")).to_have_text(
         "Confirm declares the blocks chosen (none: no blocks).", use_inner_text=True
     )
-    # At the start of the decision the first blocker's Block button is above the dock.
+    # At the start of the decision the first blocker's Block button is above the dock, and a
+    # finger's target (a playtester measured the card buttons at 14 px).
     first = box(bob, "#me .perm-actions .block-with")
+    assert first["height"] >= 32, first
     assert first["y"] >= 0 and first["y"] + first["height"] <= dock_top(bob) + 0.5, first
     # Each Block button, and then "Pass until my next turn", scrolled into view as a browser
     # does (a focus, the page's own scrolling) from either end of the page, is above the dock.
