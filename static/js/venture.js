@@ -295,7 +295,8 @@
   // asks about into view: above the docked prompt (and the stack docked over it) on a narrow
   // screen, anywhere in the window on a wide one (where the prompt stays in view beside them,
   // venture.css). All of them where they fit (for blocks, the attackers too: a blocker is
-  // picked, then its attacker), else the first one's buttons. A stop during a combat brings the
+  // picked, then its attacker; for attacks, the other side's untapped creatures), else the first
+  // one's buttons. A stop during a combat brings the
   // fight (its attackers and blockers) into view the same way: on a phone the page was often
   // left on the dungeon maps, the blocks out of sight.
   var docked = window.matchMedia("(max-width: 1100px)");
@@ -348,6 +349,9 @@
       });
       if (kind === "declare_blockers") {
         cards = cards.concat(Array.prototype.slice.call(document.querySelectorAll(".battlefield .perm.attacking")));
+      } else if (kind === "declare_attackers") {
+        // the creatures that may block them, where they fit too (a phone left them above)
+        cards = cards.concat(Array.prototype.slice.call(document.querySelectorAll("#opponent .row.creatures .perm:not(.tapped)")));
       }
     }
     if (!first) return;

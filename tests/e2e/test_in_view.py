@@ -258,3 +258,22 @@ def test_a_phone_brings_the_fight_into_view_at_the_stop_after_blocks(open_as):
     assert any(r["y"] >= 0 and r["y"] + r["height"] <= limit + 0.5 for r in fighters), fighters
     blocker = box(alice, "#opponent .perm.blocking")
     assert blocker["y"] >= 0 and blocker["y"] + blocker["height"] <= limit + 0.5, blocker
+
+
+def test_a_phone_shows_the_creatures_that_may_block_while_attackers_are_declared(open_as):
+    """Alice, on a phone, goes to combat with her page scrolled to the bottom: her attackers'
+    buttons and bob's untapped creatures (what may block them) are brought above the docked
+    prompt together (a playtester declared attacks with the blockers above the screen)."""
+    alice_player, _, game = game_at("two_attackers_two_blockers_in_main.yaml")
+    alice = open_as(alice_player, game.get_absolute_url(), phone=True)
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    alice.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    alice.wait_for_timeout(400)  # past the new prompt's guard against a click meant for another
+    alice.locator("#pass").tap()
+    expect(mine(alice)).to_have_attribute("data-kind", "declare_attackers")
+    alice.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
+    limit = dock_top(alice)
+    shown = rects(alice, "#me .perm-actions") + rects(alice, "#opponent .row.creatures .perm")
+    assert len(shown) == 4
+    for r in shown:
+        assert r["y"] >= 0 and r["y"] + r["height"] <= limit + 0.5, (r, limit)
