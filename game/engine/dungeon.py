@@ -222,6 +222,13 @@ def venture(g: GameState, player: str, *, undercity: bool = False) -> Gen:
     if p.dungeon is None:
         yield from start_dungeon(g, player, undercity=undercity)
         return
+    if undercity and p.dungeon.spec.subtype != UNDERCITY:
+        # Said before the room, which names the other dungeon: players read the log's "venture
+        # into Undercity" as a promise of Undercity.
+        g.note(
+            f"{player} is in {p.dungeon.name}, so the venture into Undercity goes on there",
+            "CR 701.49d",
+        )
     here = p.dungeon.spec.rooms[p.dungeon.room]
     if here.bottommost:
         complete_dungeon(g, player, "CR 701.49c")
