@@ -4,10 +4,11 @@ so the rest of the board is built after the lock is let go."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from game.engine.kinds import PRIORITY
+from game.engine.combat_damage import unblocked_damage
+from game.engine.kinds import DECLARE_BLOCKERS, PRIORITY
 from game.engine.stops import destination
 
 from . import whose
@@ -43,6 +44,9 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
     if d is not None and my_seat is not None and d.player == me:
         owners = whose.owners(engine.state, d, my_seat.engine_name, names)
         prompt = prompt_of(d, owners, division(d, owners, names))
+        if d.kind == DECLARE_BLOCKERS:
+            state = engine.state
+            prompt = replace(prompt, coming=(unblocked_damage(state, me), state.player(me).life))
         if d.kind == PRIORITY:
             pass_words = destination(
                 engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control

@@ -88,6 +88,9 @@ class Prompt:
     groups: tuple[OptionGroup, ...] = ()
     # A placement's places for each card: (the form's value, the button's text, in full)
     places: tuple[tuple[str, str, str], ...] = ()
+    # Blocks: the damage the attackers would deal unblocked, and the viewer's life; confirming
+    # no blocks into lethal damage asks twice (static/js/venture.js)
+    coming: tuple[int, int] | None = None
 
     @property
     def keys(self) -> dict[str, str]:

@@ -52,6 +52,22 @@ def _defender_ref(defender: str | int) -> Recipient:
     return ("obj", defender) if isinstance(defender, int) else ("player", defender)
 
 
+def unblocked_damage(g: GameState, player: str) -> int:
+    """The combat damage the attackers at `player` would deal if none were blocked: each one's
+    power, twice with double strike (CR 702.4b). Public information, read before blocks; a
+    trick still to come can change it."""
+    c = g.combat
+    if c is None:
+        return 0
+    total = 0
+    for o in g.battlefield:
+        if c.attackers.get(o.id) != player:
+            continue
+        ch = chars(g, o)
+        total += max(0, ch.power) * (2 if "double strike" in ch.keywords else 1)
+    return total
+
+
 def lethal_damage(g: GameState, attacker: Obj, blocker: Obj) -> int:
     """Lethal damage for damage assignment (CR 702.19b, 702.2c): what the blocker still needs
     after the damage already marked on it; with deathtouch, 1."""

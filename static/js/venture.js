@@ -533,6 +533,30 @@
   });
   document.addEventListener("DOMContentLoaded", markBlockers);
 
+  // No blocks into lethal damage (the server says so: `.coming[data-lethal]`): the first Confirm
+  // (a click or Space) only asks again, in the button's own words; the second declares it.
+  // Ticking a block takes the question back. Runs in the capture phase, before htmx sends the
+  // form. Without JavaScript the form sends at once, as it always did.
+  window.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.closest || !form.closest('.prompt.mine[data-kind="declare_blockers"]')) return;
+    var lethal = form.querySelector(".coming[data-lethal]");
+    var confirm = form.querySelector("#confirm");
+    if (!lethal || !confirm || blockChecks().some(function (l) { return l.querySelector("input").checked; })) return;
+    if (confirm.classList.contains("lethal-armed")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    confirm.classList.add("lethal-armed");
+    confirm.firstChild.textContent = "No blocks: take " + lethal.getAttribute("data-lethal") + " and lose? Confirm again";
+    confirm.focus({ preventScroll: true });
+  }, true);
+  document.addEventListener("change", function (event) {
+    var confirm = document.querySelector('.prompt.mine[data-kind="declare_blockers"] #confirm.lethal-armed');
+    if (!confirm || !event.target.closest || !event.target.closest(".prompt.mine")) return;
+    confirm.classList.remove("lethal-armed");
+    confirm.firstChild.textContent = "Confirm";
+  });
+
   // The blocks chosen so far, in the prompt's words (each creature named with the number its
   // card shows among its namesakes); the list of every possible pair is the form without
   // JavaScript and stays out of sight.

@@ -107,6 +107,10 @@ def test_blocks_on_the_cards_are_said_in_the_prompt_with_the_cards_numbers(
     # The flat list of every pair is the form without JavaScript: out of sight here.
     expect(bob.locator("#prompt .block-list")).to_be_hidden()
     expect(bob.locator("#prompt .block-none")).to_be_visible()
+    # What no blocks would cost, and not lethal at 20 life.
+    expect(bob.locator("#prompt .coming")).to_have_text(
+        "Unblocked, the attackers deal 6 damage; you are at 20 life."
+    )
     malison = "#me .perm[data-name='Yuan-Ti Malison']"
     dungeoneer = "#opponent .perm[data-name='Veteran Dungeoneer']"
     inputs.click(f"{malison} >> nth=0 >> .perm-name")
@@ -257,3 +261,41 @@ def test_a_block_by_keyboard_and_a_picked_blocker_let_go(new_page, live_server_u
     dungeoneer.focus()
     bob.keyboard.press("Enter")
     expect(bob.locator("dialog.zoom[open] .zoom-name")).to_have_text("Veteran Dungeoneer")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_no_blocks_into_lethal_damage_asks_again(new_page, live_server_url, viewport):
+    """A Space (or a tap on Confirm) with nothing ticked while the attack is lethal only asks
+    again, in the button's words; a block ticked takes the question back; a second Space
+    declares no blocks."""
+    alice, bob = table(new_page, live_server_url, "lethal_unblocked.yaml", viewport)
+    alice.locator("#attack-all").click()
+    alice.locator("#confirm").click()
+    expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
+    expect(bob.locator("#prompt .coming.lethal")).to_have_text(
+        "Unblocked, the attackers deal 6 damage; you are at 6 life: lethal."
+    )
+    past_arrival(bob)
+    confirm = bob.locator("#confirm")
+    if viewport is PHONE:
+        confirm.click()
+    else:
+        bob.keyboard.press("Space")
+    expect(confirm).to_have_text(re.compile(r"^No blocks: take 6 and lose\? Confirm again"))
+    expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
+    expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("6")
+    # A block ticked: Confirm is Confirm again.
+    bob.locator("#me .perm[data-name='Yuan-Ti Malison'] >> nth=0 >> .perm-name").click()
+    bob.locator("#opponent .perm[data-name='Veteran Dungeoneer'] >> nth=0 >> .perm-name").click()
+    expect(bob.locator("#prompt .block-pairs li")).to_have_count(1)
+    expect(confirm).to_have_text(re.compile(r"^Confirm"))
+    expect(confirm).not_to_have_text(re.compile("again"))
+    # Untick it (the same pair again) and decline twice: the game is lost.
+    bob.locator("#me .perm[data-name='Yuan-Ti Malison'] >> nth=0 >> .perm-name").click()
+    bob.locator("#opponent .perm[data-name='Veteran Dungeoneer'] >> nth=0 >> .perm-name").click()
+    expect(bob.locator("#prompt .block-pairs li")).to_have_count(0)
+    confirm.click()
+    expect(confirm).to_have_text(re.compile("Confirm again"))
+    confirm.click()
+    for page in (alice, bob):
+        expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")

@@ -13,7 +13,16 @@ from game import services
 from game.decks import STARTER_DECKS
 from game.models import CompletedDungeon, Game, Player
 
-from .helpers import make_player, option_id, position_text, start_game, start_position
+from .helpers import (
+    answer,
+    make_player,
+    option_id,
+    pending,
+    position_text,
+    start_from_text,
+    start_game,
+    start_position,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -315,3 +324,27 @@ def test_without_javascript_every_form_carries_its_csrf_token(alice, bob):
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.version > 0
+
+
+def test_the_blocks_prompt_says_what_no_blocks_would_cost(client, alice, bob):
+    """Unblocked, a double striker counts twice (CR 702.4b): Gloom Stalker (2/3, double strike
+    once a dungeon is completed) and a Veteran Dungeoneer (3/4) deal 7, lethal at 7 life."""
+    text = position_text("lethal_unblocked.yaml")
+    text = text.replace(
+        "battlefield: [Veteran Dungeoneer, Veteran Dungeoneer, Forest]",
+        "battlefield: [Gloom Stalker, Veteran Dungeoneer, Forest]\n"
+        "    completed: [Lost Mine of Phandelver]",
+    ).replace("life: 6", "life: 7")
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Gloom Stalker", "Veteran Dungeoneer"])
+    assert pending(game).kind == "declare_blockers"
+    login(client, bob)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert (
+        "Unblocked, the attackers deal 7 damage; you are at 7 life: <strong>lethal</strong>."
+        in page
+    )
+    assert 'data-lethal="7"' in page
+    # Alice sees no blocks prompt, and so nothing of it.
+    login(client, alice)
+    assert "Unblocked" not in client.get(game.get_absolute_url()).content.decode()
