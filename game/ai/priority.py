@@ -18,7 +18,7 @@ from .answers import Answer
 from .combat_removal import combat_removal
 from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
-from .spells import is_counterspell, pointless
+from .spells import is_counterspell, lost_unless_cast, pointless
 from .tricks import combat_trick, is_trick
 
 
@@ -104,7 +104,7 @@ class PriorityRules(Rules):
         face = face_of_option(g, o)
         if face is None:
             return 0.0
-        if pointless(g, self.seat, face):
+        if pointless(g, self.seat, face, card_lost=cast_or_lost(g, o)):
             return 0.0
         if "Legendary" in face.supertypes and any(
             x.name == face.name for x in g.controlled(self.seat)
@@ -118,15 +118,12 @@ class PriorityRules(Rules):
             harmful = any(reading(s).hurts(s) for s in face.spell)
             theirs = [x for x in g.battlefield if x.controller == opp and is_creature(g, x)]
             mine = [x for x in g.battlefield if x.controller == self.seat and is_creature(g, x)]
+            # Whether the targets gain anything was judged by `pointless` above (a removal spell
+            # with no creature of theirs to take is refused there, a card in a graveyard to
+            # return is not).
             if harmful:
-                can_hit_player = any(
-                    t.kind in ("any", "player", "opponent") for t in face.spell_targets
-                )
-                creature_only = all(t.kind != "stack" for t in face.spell_targets)
                 if any(t.kind.endswith("spell") or t.kind == "stack" for t in face.spell_targets):
                     return 0.0  # a counterspell waits for something to counter
-                if creature_only and not theirs and not can_hit_player:
-                    return 0.0
                 if theirs:
                     score += max(permanent_value(g, x) for x in theirs) * 0.5
             elif not mine and all("you_control" in t.kind for t in face.spell_targets):
@@ -194,6 +191,12 @@ class PriorityRules(Rules):
             return True
         # A minus ability only when it leaves the planeswalker alive.
         return obj.counters.get("loyalty", 0) + ability.loyalty > 0
+
+
+def cast_or_lost(g: GameState, o: Option) -> bool:
+    """Whether the card an option casts is lost at the end of the turn unless cast now."""
+    obj = g.find(o.objs[0]) if o.objs else None
+    return obj is not None and lost_unless_cast(g, obj)
 
 
 def face_of_option(g: GameState, o: Option) -> CardDef | None:

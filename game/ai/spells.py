@@ -397,9 +397,12 @@ def is_counterspell(face: CardDef) -> bool:
     )
 
 
-def worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
+def worth_casting(g: GameState, seat: str, face: CardDef, *, card_lost: bool = False) -> bool:
     """Is casting `face` now, with the best targets it can have, worth the card (the module's
-    docstring)? A spell without targets, or one that targets the stack, is not judged here."""
+    docstring)? A spell without targets, or one that targets the stack, is not judged here.
+    `card_lost`: the card is gone at the end of the turn unless cast now (exiled with a
+    permission that ends with this turn), so the cast spends no card: anything it gains is
+    worth it, and no removal is kept for a threat that may come later."""
     text = Text.of_face(face)
     if not text.specs or any(TARGET_KINDS[s.kind][0] == "stack" for s in text.specs):
         return True
@@ -417,6 +420,7 @@ def worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
             value = sum(gain(g, seat, text, i, r) for r in picks)
             if (
                 value > 0
+                and not card_lost
                 and _removes(text, i)
                 and _at_permanents(g, picks)
                 and not _aims_at_threat(g, seat, picks)
@@ -427,15 +431,21 @@ def worth_casting(g: GameState, seat: str, face: CardDef) -> bool:
     if targeted > 0:
         return True
     rest = sum(step_worth(g, seat, s) for s in text.effect if "target" not in s)
-    return targeted + rest > card_value(face)
+    return targeted + rest > (0.0 if card_lost else card_value(face))
 
 
-def pointless(g: GameState, seat: str, face: CardDef) -> bool:
+def pointless(g: GameState, seat: str, face: CardDef, *, card_lost: bool = False) -> bool:
     """A cast never worth its card now: a counterspell with nothing worth countering, any other
-    spell that `worth_casting` refuses."""
+    spell that `worth_casting` refuses (`card_lost`: as there)."""
     if is_counterspell(face):
         return not counter_worth_casting(g, seat, face)
-    return not worth_casting(g, seat, face)
+    return not worth_casting(g, seat, face, card_lost=card_lost)
+
+
+def lost_unless_cast(g: GameState, obj: Obj) -> bool:
+    """A card in exile whose permission to play it ends with this turn (Caves of Chaos
+    Adventurer's, Runestone Caverns'): not cast now, it is lost."""
+    return obj.zone == "exile" and obj.play_until is not None and obj.play_until[1] <= g.turn
 
 
 def _at_permanents(g: GameState, picks: list[Ref]) -> bool:
