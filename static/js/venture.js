@@ -533,6 +533,18 @@
   });
   document.addEventListener("DOMContentLoaded", markBlockers);
 
+  // On a narrow screen the strip of steps scrolls sideways: the current step is kept in it,
+  // centred where it can be (the strip alone is scrolled, never the page).
+  function showCurrentStep() {
+    var strip = document.querySelector("#topbar .steps");
+    var current = strip && strip.querySelector("li.current");
+    if (!current || strip.scrollWidth <= strip.clientWidth) return;
+    strip.scrollLeft = current.offsetLeft - strip.offsetLeft - (strip.clientWidth - current.offsetWidth) / 2;
+  }
+  document.addEventListener("htmx:wsAfterMessage", showCurrentStep);
+  document.addEventListener("DOMContentLoaded", showCurrentStep);
+  window.addEventListener("resize", showCurrentStep);
+
   // No blocks into lethal damage (the server says so: `.coming[data-lethal]`): the first Confirm
   // (a click or Space) only asks again, in the button's own words; the second declares it.
   // Ticking a block takes the question back. Runs in the capture phase, before htmx sends the

@@ -275,6 +275,10 @@ def test_no_blocks_into_lethal_damage_asks_again(new_page, live_server_url, view
     expect(bob.locator("#prompt .coming.lethal")).to_have_text(
         "Unblocked, the attackers deal 6 damage; you are at 6 life: lethal."
     )
+    # The strip of steps, scrolled sideways on a phone, shows the current one.
+    strip = bob.locator("#topbar .steps").bounding_box()
+    step = bob.locator("#topbar .steps li.current").bounding_box()
+    assert strip["x"] <= step["x"] and step["x"] + step["width"] <= strip["x"] + strip["width"]
     past_arrival(bob)
     confirm = bob.locator("#confirm")
     if viewport is PHONE:
