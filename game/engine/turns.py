@@ -101,8 +101,8 @@ def run_step(g: GameState, step: str, skip_start: bool) -> Gen:
         if step == "draw":
             if g.turn == 1 and g.active == g.first_player:
                 g.note(f"{g.active} skips the first draw of the game", "CR 103.8a")
-            else:
-                draw(g, g.active)
+            elif draw(g, g.active):
+                g.note(f"{g.active} draws a card for the turn", "CR 504.1")
         if step == "declare_attackers":
             # Players get priority in this step even when nobody attacks (CR 508.8).
             yield from declare_attackers(g)
