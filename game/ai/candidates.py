@@ -22,7 +22,7 @@ from game.engine.game import Engine
 from game.engine.state import GameState
 
 from .answers import Answer, safe_answer
-from .priority import cast_or_lost, face_of_option
+from .priority import face_of_option, option_lost_unless_cast
 from .spells import pointless
 from .targets import option_gains
 from .tricks import boosts, combat_trick, effect_of, is_trick
@@ -93,7 +93,7 @@ def _priority(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answ
         if o.label in seen_labels:
             continue  # two copies of a card are one choice
         face = face_of_option(g, o)
-        if face is not None and pointless(g, seat, face, card_lost=cast_or_lost(g, o)):
+        if face is not None and pointless(g, seat, face, card_lost=option_lost_unless_cast(g, o)):
             continue  # a cast never worth its card (spells.py) is not worth a search
         if is_trick(g, o) and not _trick_may_matter(g, seat, o, responding):
             continue

@@ -104,7 +104,7 @@ class PriorityRules(Rules):
         face = face_of_option(g, o)
         if face is None:
             return 0.0
-        if pointless(g, self.seat, face, card_lost=cast_or_lost(g, o)):
+        if pointless(g, self.seat, face, card_lost=option_lost_unless_cast(g, o)):
             return 0.0
         if "Legendary" in face.supertypes and any(
             x.name == face.name for x in g.controlled(self.seat)
@@ -193,7 +193,7 @@ class PriorityRules(Rules):
         return obj.counters.get("loyalty", 0) + ability.loyalty > 0
 
 
-def cast_or_lost(g: GameState, o: Option) -> bool:
+def option_lost_unless_cast(g: GameState, o: Option) -> bool:
     """Whether the card an option casts is lost at the end of the turn unless cast now."""
     obj = g.find(o.objs[0]) if o.objs else None
     return obj is not None and lost_unless_cast(g, obj)
