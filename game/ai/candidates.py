@@ -171,8 +171,9 @@ def _blocks(d: Decision, medium: Answer) -> Iterable[Answer]:
 
 def _targets(game: Engine, seat: str, d: Decision, medium: Answer) -> Iterable[Answer]:
     """Every target (set), but none that gives away (a harmful effect on the seat's own thing,
-    a helpful one on the other player's) while Medium's answer gives nothing away: the sampled
-    games can't always tell such a target from a good one (goading its own creature that attacks
+    a helpful one on the other player's) while Medium's answer gives nothing away, and none that
+    leaves out a target that gains while Medium's takes every one it may: the sampled games
+    can't always tell such a target from a good one (goading its own creature that attacks
     anyway changes nothing in them), and a player calls it a bug."""
     answers = _subsets(d) if d.multi else (o.id for o in d.options)
     gains = option_gains(game.state, d, seat)
@@ -180,11 +181,27 @@ def _targets(game: Engine, seat: str, d: Decision, medium: Answer) -> Iterable[A
         yield from answers
         return
 
+    def chosen(answer: Answer) -> list[str]:
+        return [answer] if isinstance(answer, str) else list(answer)
+
     def gives_away(answer: Answer) -> bool:
-        return any(gains[i] < 0 for i in ([answer] if isinstance(answer, str) else answer))
+        return any(gains[i] < 0 for i in chosen(answer))
+
+    def leaves_a_gain(answer: Answer) -> bool:
+        """Fewer targets than "up to N" allows while a target it leaves out gains: a Fates'
+        Reversal cast at nothing with a creature card in the graveyard. The sampled games may
+        rate it the same (the second copy returns the card instead) while it spends a card for
+        nothing a player can see."""
+        taken = chosen(answer)
+        return len(taken) < d.max_count and any(
+            gains[o.id] > 0 for o in d.options if o.id not in taken
+        )
 
     fair = not gives_away(medium)
-    yield from (a for a in answers if not (fair and gives_away(a)))
+    full = not leaves_a_gain(medium)
+    yield from (
+        a for a in answers if not (fair and gives_away(a)) and not (full and leaves_a_gain(a))
+    )
 
 
 def _subsets(d: Decision) -> Iterable[Answer]:

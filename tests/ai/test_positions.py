@@ -382,6 +382,11 @@ CASES = [
     ),
     Case("fates_reversal_returns_a_creature.yaml", "bob", _returns_a_creature_card),
     Case(
+        "fates_reversal_takes_its_card_with_a_second_copy_in_hand.yaml",
+        "bob",
+        _returns_a_creature_card,
+    ),
+    Case(
         "fates_reversal_cast_for_a_creature_in_the_graveyard.yaml",
         "bob",
         _casts("Fates' Reversal"),
