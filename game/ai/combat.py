@@ -1,9 +1,7 @@
 """Combat: which creatures attack and which block which attacker.
 
 Both read the combat calculator (combat_math.py); the blocks are planned in blocks.py. Combat
-damage among several blockers is not chosen here: the engine offers the usual division (lethal
-damage to each blocker in order, the rest to the last or, with trample, the player) first, and
-the safe answer takes it.
+damage among several blockers is divided in damage_division.py.
 """
 
 from __future__ import annotations

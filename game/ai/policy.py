@@ -24,6 +24,7 @@ from game.engine.worth import land_worth, lands_of, permanent_value
 
 from .answers import Answer, safe_answer, valid_subset
 from .combat import CombatRules
+from .damage_division import DivisionRules
 from .features import HAND_SHARE, card_value, lands_in_hand, life_value
 from .opening import bottom, keeps
 from .priority import PriorityRules
@@ -35,7 +36,7 @@ from .targets import TargetRules
 STRICT = False
 
 
-class Policy(PriorityRules, CombatRules, TargetRules):
+class Policy(PriorityRules, CombatRules, TargetRules, DivisionRules):
     # entry -----------------------------------------------------------------------------------
     def answer(self, game: Engine) -> Answer:
         d = game.pending

@@ -172,7 +172,14 @@ def choose_division(g: GameState, attacker: Obj, blockers: list[Obj], defender: 
     if count <= MAX_DIVISIONS:
         shares = [usual] + [s for s in divisions(power, lethal, trample) if s != usual]
         options = [_label(s, names, refs) for s in shares]
-        answer = yield Decision(attacker.controller, ASSIGN_COMBAT_DAMAGE, prompt, options)
+        # The attacker is public; a computer dividing the damage reads it (game/ai).
+        answer = yield Decision(
+            attacker.controller,
+            ASSIGN_COMBAT_DAMAGE,
+            prompt,
+            options,
+            constraints={"attacker": attacker.id},
+        )
         share = next(o.data for o in options if o.id == answer)
         return list(zip(refs, share, strict=True))  # type: ignore[arg-type]
     share = yield from _divide_by_parts(g, attacker, power, lethal, trample, refs, names, usual)

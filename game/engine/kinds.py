@@ -286,7 +286,7 @@ ASSIGN_COMBAT_DAMAGE = kind(
     answer="one label per division, the usual one first; blockers in the order they were "
     "declared, then (with trample) the player or planeswalker attacked; a recipient given "
     "nothing is left out: `3 to Goblin, 2 to Zombie`, `1 to Varis, Silverymoon Ranger, 3 to bob`",
-    computer=SAFE,
+    computer="on_assign_combat_damage",
     waiting="is dividing combat damage",
     forced_public=True,
 )

@@ -166,6 +166,22 @@ def _cast(card: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
+def _not_both(*pair: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return f"chose {got}" if all(p in got for p in pair) else None
+
+    return wrong
+
+
+def _chooses(label: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return None if got == [label] else f"chose {got}"
+
+    return wrong
+
+
 def _returns_a_creature_card(game: Engine, ids: list[str]) -> str | None:
     return None if ids else "it chose no creature card to return"
 
@@ -381,6 +397,18 @@ CASES = [
         "fates_reversal_not_cast_with_nothing_to_return.yaml", "bob", _not_cast("Fates' Reversal")
     ),
     Case("fates_reversal_returns_a_creature.yaml", "bob", _returns_a_creature_card),
+    Case(
+        "no_double_block_that_a_double_striker_kills.yaml",
+        "bob",
+        _not_both(
+            "Dungeon Crawler blocks Gloom Stalker", "Yuan-Ti Fang-Blade blocks Gloom Stalker"
+        ),
+    ),
+    Case(
+        "first_strike_damage_kills_the_deathtouch_blocker.yaml",
+        "bob",
+        _chooses("2 to Yuan-Ti Fang-Blade"),
+    ),
     Case(
         "fates_reversal_takes_its_card_with_a_second_copy_in_hand.yaml",
         "bob",
