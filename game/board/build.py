@@ -222,7 +222,12 @@ def stack_item(item: dict[str, Any]) -> StackItem:
         controller=item["controller"],
         label=item["label"],
         text=item["text"],
-        targets=tuple(item["targets"]),
+        targets=tuple(
+            t if n is None else f"{t} ({n} damage)"
+            for t, n in zip(
+                item["targets"], item.get("division") or [None] * len(item["targets"]), strict=True
+            )
+        ),
         dungeon=item.get("dungeon"),
     )
 

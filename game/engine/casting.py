@@ -150,6 +150,10 @@ def cast_spell(
 
 def describe(g: GameState, item: StackItem) -> str:
     names = [ref_whose_name(g, r) for refs in item.targets for r in refs]
+    names = [
+        name if amount is None else f"{name} ({amount} damage)"
+        for name, amount in zip(names, item.amounts(), strict=True)
+    ]
     return f" targeting {', '.join(names)}" if names else ""
 
 

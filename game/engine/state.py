@@ -135,6 +135,17 @@ class StackItem:
     adventure: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def amounts(self) -> list[int | None]:
+        """Each target's share of divided damage, in the order of `targets` flattened (None: a
+        target of a phrase that divides nothing). Announced as the spell is cast (CR 601.2d),
+        so public from then on."""
+        out: list[int | None] = []
+        for i, refs in enumerate(self.targets):
+            spec = self.target_specs[i] if i < len(self.target_specs) else None
+            divided = spec is not None and spec.divided and len(self.division) == len(refs)
+            out += list(self.division) if divided else [None] * len(refs)
+        return out
+
     @property
     def triggered(self) -> bool:
         """A triggered ability, a room's too (CR 309.4c): every trigger is put on the stack with

@@ -76,6 +76,9 @@ def stack_json(g: GameState, item: StackItem) -> dict[str, Any]:
         "text": item.text,
         "targets": [ref_name(g, r) for refs in item.targets for r in refs],
     }
+    amounts = item.amounts()
+    if any(a is not None for a in amounts):
+        out["division"] = amounts  # each target's share of divided damage (CR 601.2d)
     if item.dungeon_name:
         out["dungeon"] = item.dungeon_name
         out["label"] = f"{item.name} ({item.dungeon_name}) — {item.text}"

@@ -19,6 +19,7 @@ from .helpers import (
     option_id,
     pending,
     position_text,
+    seat_name,
     start_from_text,
     start_game,
     start_position,
@@ -348,3 +349,28 @@ def test_the_blocks_prompt_says_what_no_blocks_would_cost(client, alice, bob):
     # Alice sees no blocks prompt, and so nothing of it.
     login(client, alice)
     assert "Unblocked" not in client.get(game.get_absolute_url()).content.decode()
+
+
+def test_the_stack_says_each_targets_share_of_divided_damage(client, alice, bob):
+    """Announced as the spell is cast (CR 601.2d): bob sees the split while he may respond."""
+    text = """
+name: Magic Missile on the stack
+turn: {number: 3, active: alice, step: precombat_main}
+setup:
+  alice:
+    library: [Mountain, Mountain]
+    hand: [Magic Missile]
+    battlefield: [Mountain, Mountain, Mountain]
+  bob:
+    library: [Forest, Forest]
+    hand: [Rally Maneuver]
+    battlefield: [Grizzled Outrider, Plains, Plains, Plains]
+"""
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, "cast Magic Missile")
+    game = answer(game, alice, ["Grizzled Outrider", "bob"])
+    game = answer(game, alice, "1 to Grizzled Outrider, 2 to bob")
+    assert pending(game).player == seat_name(game, bob)
+    login(client, bob)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "targets: Grizzled Outrider (1 damage), bob (2 damage)" in page
