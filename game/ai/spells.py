@@ -29,7 +29,13 @@ from game.engine.continuous import chars
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj, StackItem
 from game.engine.targets import TARGET_KINDS, Ref, candidates
-from game.engine.worth import HELD_SHARE, creature_value, held_tapped, permanent_value
+from game.engine.worth import (
+    HELD_SHARE,
+    creature_value,
+    held_tapped,
+    lasting_value,
+    permanent_value,
+)
 
 from .features import card_value, life_value
 from .rooms import venture_value
@@ -374,7 +380,7 @@ def is_threat(g: GameState, seat: str, obj: Obj) -> bool:
         return True
     if c.power <= 0 or "defender" in c.keywords:
         return False
-    if permanent_value(g, obj) >= THREAT:
+    if lasting_value(g, obj) >= THREAT:
         return True
     return g.player(seat).life <= LOW_LIFE or not g.player(obj.controller).hand
 

@@ -71,6 +71,24 @@ def lands_of(g: GameState, seat: str) -> int:
     return sum(1 for o in g.controlled(seat) if "Land" in chars(g, o).types)
 
 
+def lasting_value(g: GameState, o: Obj) -> float:
+    """What a permanent is worth once this turn is over: a creature without the effects that end
+    with the turn and without its damage (both go in the cleanup step, CR 514.2). A removal spell
+    is kept for what a creature is, not for what a trick made it for one turn (Rally Maneuver's
+    +0/+2 and lifelink made a 1/2 deathtouch blocker look worth Power Word Kill)."""
+    c = chars(g, o)
+    if "Creature" not in c.types:
+        return permanent_value(g, o)
+    ending = [e for e in g.effects if e.affects == o.id and e.duration == "end_of_turn"]
+    if any(e.set_base is not None for e in ending):
+        return permanent_value(g, o)  # a body set for the turn: what it was is not read here
+    power = c.power - sum(e.power for e in ending)
+    toughness = c.toughness - sum(e.toughness for e in ending)
+    lent = {k for e in ending for k in e.keywords} - set(o.card.keywords)
+    worth = creature_value(max(0, power), toughness, c.keywords - lent)
+    return worth * HELD_SHARE if held_tapped(g, o) else worth
+
+
 def permanent_value(g: GameState, o: Obj) -> float:
     c = chars(g, o)
     if "Creature" in c.types:

@@ -440,6 +440,11 @@ CASES = [
     Case("magic_missile_goes_face_for_lethal.yaml", "bob", _only_the_face),
     Case("power_word_kill_kept_for_a_threat.yaml", "bob", _not_cast("Power Word Kill")),
     Case(
+        "power_word_kill_kept_from_a_blocker_pumped_for_the_turn.yaml",
+        "bob",
+        _not_cast("Power Word Kill"),
+    ),
+    Case(
         "no_second_legend_while_the_first_is_in_play.yaml",
         "bob",
         _not_cast("Varis, Silverymoon Ranger"),
