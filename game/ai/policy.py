@@ -34,6 +34,17 @@ from .targets import TargetRules
 
 # Tests set this to see a rule of thumb's error instead of the safe answer that hides it.
 STRICT = False
+# A spell in hand loses this share of its worth for each land it is short of by the next turn.
+OUT_OF_REACH = 0.5
+
+
+def in_reach(g: GameState, seat: str, mana_value: int) -> float:
+    """The share of a spell's worth in hand that its cost leaves: whole when the seat's lands, with
+    next turn's land drop, can pay for it; halved for each land short. Stuck on two lands, a good
+    player discards a 4-drop, not the 2-drop it can cast (Hard threw away Triumphant Adventurer,
+    `discards_what_it_cannot_cast_soon.yaml`)."""
+    short = mana_value - (lands_of(g, seat) + 1)
+    return OUT_OF_REACH ** max(0, short)
 
 
 class Policy(PriorityRules, CombatRules, TargetRules, DivisionRules):
@@ -188,8 +199,8 @@ class Policy(PriorityRules, CombatRules, TargetRules, DivisionRules):
         return self._by_value(g, d, losing=False)
 
     def choose_safely(self, g: GameState, d: Decision) -> Answer:
-        """No judgement needed: pass, keep, don't, or the first option (the usual division of
-        combat damage is listed first)."""
+        """No judgement needed: pass, keep, don't, or the first option (the usual amount, for a
+        division of combat damage asked part by part)."""
         return safe_answer(d)
 
     def _by_value(self, g: GameState, d: Decision, *, losing: bool) -> Answer:
@@ -211,4 +222,6 @@ class Policy(PriorityRules, CombatRules, TargetRules, DivisionRules):
             return permanent_value(g, obj)
         if obj.zone == "hand" and "Land" in obj.card.types:
             return land_worth(lands_of(g, self.seat) + lands_in_hand(g, self.seat))
+        if obj.zone == "hand" and obj.controller == self.seat:
+            return card_value(obj.card) * in_reach(g, self.seat, obj.card.mana_value)
         return card_value(obj.card)

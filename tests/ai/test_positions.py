@@ -182,6 +182,14 @@ def _chooses(label: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
+def _never(label: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return f"chose {got}" if label in got else None
+
+    return wrong
+
+
 def _returns_a_creature_card(game: Engine, ids: list[str]) -> str | None:
     return None if ids else "it chose no creature card to return"
 
@@ -439,6 +447,7 @@ CASES = [
     Case("magic_missile_kills_or_goes_face.yaml", "bob", _damage_kills_or_is_lethal),
     Case("magic_missile_goes_face_for_lethal.yaml", "bob", _only_the_face),
     Case("power_word_kill_kept_for_a_threat.yaml", "bob", _not_cast("Power Word Kill")),
+    Case("discards_what_it_cannot_cast_soon.yaml", "bob", _never("Triumphant Adventurer")),
     Case(
         "power_word_kill_kept_from_a_blocker_pumped_for_the_turn.yaml",
         "bob",
