@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import kinds
+from game.engine.effects_permanents import explored_card
 from game.engine.game import Engine, GameSetup
 from game.engine.state import GameState, Obj
 
@@ -140,14 +141,12 @@ class _Memory:
                         o = g.find(i)
                         if o is not None:
                             looked[i] = o.name
-            elif d.kind == kinds.YES_NO and d.prompt.endswith(" into your graveyard?"):
+            elif d.kind == kinds.YES_NO and (explored := explored_card(d.prompt)) is not None:
                 # An explore: the card it revealed, named by the prompt, is the top of the
                 # library; "no" leaves it there.
                 library = g.player(self.seat).library
                 if library:
-                    looked[library[0].id] = d.prompt.removeprefix("Put ").removesuffix(
-                        " into your graveyard?"
-                    )
+                    looked[library[0].id] = explored
         e.apply_logged(player, answer)
         if looked:
             for o in g.player(self.seat).library:

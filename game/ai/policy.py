@@ -17,6 +17,7 @@ from collections.abc import Callable
 from game.engine.cards import CARDS
 from game.engine.continuous import chars
 from game.engine.decisions import Decision, Option
+from game.engine.effects_permanents import explored_card
 from game.engine.game import Engine
 from game.engine.kinds import KINDS
 from game.engine.state import GameState
@@ -130,9 +131,8 @@ class Policy(PriorityRules, CombatRules, TargetRules, DivisionRules):
         return "pay"
 
     def on_yes_no(self, g: GameState, d: Decision) -> Answer:
-        prompt = d.prompt
-        if prompt.startswith("Put ") and prompt.endswith("into your graveyard?"):
-            name = prompt[4:].removesuffix(" into your graveyard?")
+        name = explored_card(d.prompt)
+        if name is not None:
             card = CARDS.get(name)
             return "yes" if card is not None and "Land" in card.types else "no"
         return "yes"

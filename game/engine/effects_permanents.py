@@ -285,6 +285,22 @@ def op_goad(g: GameState, ctx: Ctx, step: Step) -> None:
         g.note(f"{ctx.controller} goads {o.name}", "CR 701.15a")
 
 
+_EXPLORE_ASKS = " explores: put "
+_EXPLORE_NO = " into your graveyard? (no: it stays on top of your library)"
+
+
+def explore_question(explorer: str, card: str) -> str:
+    """An explore's question about the nonland card it revealed (CR 701.44a), saying what the
+    answer "no" does, since a player who has not met explore asks."""
+    return f"{explorer}{_EXPLORE_ASKS}{card}{_EXPLORE_NO}"
+
+
+def explored_card(prompt: str) -> str | None:
+    """The card an explore's question names (what `explore_question` wrote), or None."""
+    head, asks, rest = prompt.partition(_EXPLORE_ASKS)
+    return rest.removesuffix(_EXPLORE_NO) if head and asks and rest.endswith(_EXPLORE_NO) else None
+
+
 @op(
     "explore",
     TARGET_PARAM,
@@ -312,7 +328,7 @@ def op_explore(g: GameState, ctx: Ctx, step: Step) -> Gen:
         if o.zone == "battlefield":
             o.counters["+1/+1"] = o.counters.get("+1/+1", 0) + 1
             g.note(f"{whose_name(g, o)} gets a +1/+1 counter", "CR 701.44a")
-        if (yield from yes_no(g, p.name, f"Put {top.name} into your graveyard?")):
+        if (yield from yes_no(g, p.name, explore_question(o.name, top.name))):
             move(g, top, "graveyard")
             g.note(f"{p.name} puts {top.name} into their graveyard")
         else:
