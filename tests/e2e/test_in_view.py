@@ -277,3 +277,22 @@ def test_a_phone_shows_the_creatures_that_may_block_while_attackers_are_declared
     assert len(shown) == 4
     for r in shown:
         assert r["y"] >= 0 and r["y"] + r["height"] <= limit + 0.5, (r, limit)
+
+
+def test_a_phone_gives_a_finger_24_px_for_the_tables_small_controls(open_as):
+    """WCAG 2.5.8's minimum target: a phone playtest measured the steps' stops at 14 px high,
+    the watch and replay links at 13, a graveyard's count at 24x16, a map's Full size at 20."""
+    alice_player, _, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url(), phone=True)
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    selectors = [
+        "#topbar .steps li button.stop",
+        "#topbar .watch-link",
+        "#topbar .replay-link",
+        ".plate .pile > summary",
+    ]
+    for selector in selectors:
+        found = rects(alice, selector)
+        assert found, selector
+        for rect in found:
+            assert rect["height"] >= 24 and rect["width"] >= 24, (selector, rect)
