@@ -296,3 +296,22 @@ def test_a_phone_gives_a_finger_24_px_for_the_tables_small_controls(open_as):
         assert found, selector
         for rect in found:
             assert rect["height"] >= 24 and rect["width"] >= 24, (selector, rect)
+
+
+def test_a_phone_passes_until_its_next_turn_from_the_docked_prompt(open_as):
+    """The pace's "Pass until my next turn" lies below the hand, a scroll away on a phone at every
+    turn (a playtester's complaint): the docked prompt offers it, and a laptop, where the pace is
+    in view, does not repeat it."""
+    alice_player, _, game = game_at("busy_blocks.yaml")
+    laptop = open_as(alice_player, game.get_absolute_url())
+    expect(mine(laptop)).to_have_attribute("data-kind", "priority")
+    expect(laptop.locator("#pace #pass-turn")).to_be_visible()
+    expect(laptop.locator("#prompt .pass-turn-docked button")).to_be_hidden()
+    alice = open_as(alice_player, game.get_absolute_url(), phone=True)
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    docked = alice.locator("#prompt .pass-turn-docked button")
+    expect(docked).to_have_text("To my next turn")
+    rect = docked.bounding_box()
+    assert rect["height"] >= 32 and rect["y"] + rect["height"] <= 844, rect
+    docked.tap()
+    expect(alice.locator("#pace .passing")).to_have_text("Passing until my next turn…")
