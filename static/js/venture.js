@@ -335,6 +335,12 @@
       // the fight is what the choice is about, wherever the page was left.
       cards = Array.prototype.slice.call(document.querySelectorAll(".battlefield .perm.attacking, .battlefield .perm.blocking"));
       first = cards[0];
+      // Outside a fight, a phone left on the maps or the log (a room just chosen on the map)
+      // comes back to the viewer's side of the table when nothing of the table is in view.
+      if (!first && docked.matches && !tableInView()) {
+        cards = Array.prototype.slice.call(document.querySelectorAll("#me .perm"));
+        first = cards[0];
+      }
     } else if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
       if (!docked.matches) return;  // on a wide screen the hand is docked at the bottom
       cards = Array.prototype.slice.call(document.querySelectorAll("#hand .card"));
@@ -369,6 +375,13 @@
     }
     if (top < 8) window.scrollBy(0, top - 8);
     else if (bottom > bar - 8) window.scrollBy(0, Math.min(bottom - bar + 8, top - 8));
+  }
+  function tableInView() {  // some permanent of either side, between the top and the dock
+    var bar = barTop();
+    return Array.prototype.some.call(document.querySelectorAll(".battlefield .perm"), function (perm) {
+      var r = perm.getBoundingClientRect();
+      return r.bottom > 0 && r.top < bar;
+    });
   }
   function barTop() {  // the top of the docked prompt, or of the stack docked above it
     var top = window.innerHeight;

@@ -315,3 +315,28 @@ def test_a_phone_passes_until_its_next_turn_from_the_docked_prompt(open_as):
     assert rect["height"] >= 32 and rect["y"] + rect["height"] <= 844, rect
     docked.tap()
     expect(alice.locator("#pace .passing")).to_have_text("Passing until my next turn…")
+
+
+def test_a_phone_left_on_the_log_comes_back_to_the_table_at_its_next_decision(open_as):
+    """A playtester's page stayed on the dungeon map and the log after a room was chosen, and
+    his main phase's eight options named nothing in view. A new decision outside a fight brings
+    the viewer's side back when nothing of the table is in view (here the next priority after a
+    land tapped for mana by hand)."""
+    alice_player, _, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url(), phone=True)
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    alice.locator("#log").evaluate("e => e.scrollIntoView({block: 'start'})")
+    alice.wait_for_timeout(300)
+
+    def table_in_view() -> list[dict]:
+        limit = dock_top(alice)
+        return [r for r in rects(alice, "#me .perm") if r["y"] + r["height"] > 0 and r["y"] < limit]
+
+    assert not table_in_view()
+    version = alice.locator("#topbar").get_attribute("data-version")
+    alice.locator("#prompt .mana-abilities summary").tap()
+    alice.locator("#prompt .mana-abilities button").first.tap()
+    expect(alice.locator("#topbar")).not_to_have_attribute("data-version", version)
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    alice.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
+    assert table_in_view()
