@@ -7,8 +7,8 @@ first-strike damage step it also keeps the attacker alive where it can: a blocke
 first-strike damage deals none in the regular step (CR 510.4), so the division that kills the
 deathtouch blocker first, or enough power, saves the attacker; a double striker blocked by a
 2/1 and a 2/2 deathtouch kills the deathtouch one first. Ties keep the usual division (the
-engine's first option). Before, every level took the usual division whatever it cost, and Hard's
-search counted on its human opponent doing the same.
+engine's first option). Hard's sampled games divide by this rule too, so the blocks it weighs
+against a division are weighed against the one a player makes.
 """
 
 from __future__ import annotations

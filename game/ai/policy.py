@@ -42,8 +42,8 @@ OUT_OF_REACH = 0.5
 def in_reach(g: GameState, seat: str, mana_value: int) -> float:
     """The share of a spell's worth in hand that its cost leaves: whole when the seat's lands, with
     next turn's land drop, can pay for it; halved for each land short. Stuck on two lands, a good
-    player discards a 4-drop, not the 2-drop it can cast (Hard threw away Triumphant Adventurer,
-    `discards_what_it_cannot_cast_soon.yaml`)."""
+    player discards a 4-drop, not the 2-drop it can cast
+    (`discards_what_it_cannot_cast_soon.yaml`)."""
     short = mana_value - (lands_of(g, seat) + 1)
     return OUT_OF_REACH ** max(0, short)
 
