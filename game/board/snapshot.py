@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from game.engine.combat_damage import unblocked_damage
+from game.engine.combat_damage import damage_coming
 from game.engine.kinds import DECLARE_BLOCKERS, PRIORITY
 from game.engine.stops import destination
 
 from . import whose
 from .division import division
 from .prompt import prompt_of
+from .viewmodel import Coming
 
 if TYPE_CHECKING:
     from game.engine.dungeon import DungeonSpec
@@ -46,7 +47,8 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
         prompt = prompt_of(d, owners, division(d, owners, names))
         if d.kind == DECLARE_BLOCKERS:
             state = engine.state
-            prompt = replace(prompt, coming=(unblocked_damage(state, me), state.player(me).life))
+            coming = tuple(sorted(damage_coming(state, me).items()))
+            prompt = replace(prompt, coming=Coming(coming, state.player(me).life))
         if d.kind == PRIORITY:
             pass_words = destination(
                 engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control

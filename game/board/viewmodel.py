@@ -88,14 +88,36 @@ class Prompt:
     groups: tuple[OptionGroup, ...] = ()
     # A placement's places for each card: (the form's value, the button's text, in full)
     places: tuple[tuple[str, str, str], ...] = ()
-    # Blocks: the damage the attackers would deal unblocked, and the viewer's life; confirming
-    # no blocks into lethal damage asks twice (static/js/venture.js)
-    coming: tuple[int, int] | None = None
+    # Blocks: what each attacker deals unblocked, and the viewer's life
+    coming: Coming | None = None
 
     @property
     def keys(self) -> dict[str, str]:
         """Each keyed option's key by its id: a dungeon's or a room's button on a map shows it."""
         return {o.id: o.key for o in self.options if o.key}
+
+
+@dataclass(frozen=True, slots=True)
+class Coming:
+    """At a blocks decision: the combat damage each attacker at the viewer deals if left
+    unblocked, by attacker id, and the viewer's life. The prompt says what the attackers left
+    unblocked deal, and a Confirm into lethal damage asks twice (static/js/venture.js)."""
+
+    by_attacker: tuple[tuple[int, int], ...]
+    life: int
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.by_attacker)
+
+    @property
+    def lethal(self) -> bool:
+        return self.total >= self.life
+
+    @property
+    def by_token(self) -> str:
+        """What the page's script reads: "o12:3 o14:3" (the board's object tokens)."""
+        return " ".join(f"o{i}:{n}" for i, n in self.by_attacker)
 
 
 @dataclass(frozen=True, slots=True)

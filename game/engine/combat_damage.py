@@ -52,20 +52,20 @@ def _defender_ref(defender: str | int) -> Recipient:
     return ("obj", defender) if isinstance(defender, int) else ("player", defender)
 
 
-def unblocked_damage(g: GameState, player: str) -> int:
-    """The combat damage the attackers at `player` would deal if none were blocked: each one's
-    power, twice with double strike (CR 702.4b). Public information, read before blocks; a
-    trick still to come can change it."""
+def damage_coming(g: GameState, player: str) -> dict[int, int]:
+    """The combat damage each attacker at `player` would deal if unblocked: its power, twice
+    with double strike (CR 702.4b). Public information, read before blocks; a trick still to
+    come can change it."""
     c = g.combat
     if c is None:
-        return 0
-    total = 0
+        return {}
+    coming = {}
     for o in g.battlefield:
         if c.attackers.get(o.id) != player:
             continue
         ch = chars(g, o)
-        total += max(0, ch.power) * (2 if "double strike" in ch.keywords else 1)
-    return total
+        coming[o.id] = max(0, ch.power) * (2 if "double strike" in ch.keywords else 1)
+    return coming
 
 
 def lethal_damage(g: GameState, attacker: Obj, blocker: Obj) -> int:

@@ -473,6 +473,7 @@
   }
   function pickBlocker(token) {
     blocker = token;
+    if (token) disarmConfirm();
     document.querySelectorAll(".block-source, .block-target").forEach(function (el) {
       el.classList.remove("block-source", "block-target");
     });
@@ -558,29 +559,67 @@
   document.addEventListener("DOMContentLoaded", showCurrentStep);
   window.addEventListener("resize", showCurrentStep);
 
-  // No blocks into lethal damage (the server says so: `.coming[data-lethal]`): the first Confirm
-  // (a click or Space) only asks again, in the button's own words; the second declares it.
-  // Ticking a block takes the question back. Runs in the capture phase, before htmx sends the
+  // What the attackers left unblocked deal (`.coming`: each attacker's damage from the server),
+  // kept up to date as blocks are ticked; when it is lethal the first Confirm (a click or Space)
+  // only asks again, in the button's own words, and the second declares the blocks. Ticking or
+  // picking a block takes the question back. Runs in the capture phase, before htmx sends the
   // form. Without JavaScript the form sends at once, as it always did.
+  function comingLine() {
+    return document.querySelector('#prompt .prompt.mine[data-kind="declare_blockers"] .coming[data-coming]');
+  }
+  function updateComing() {
+    var line = comingLine();
+    if (!line) return;
+    var blocked = {};
+    blockChecks().forEach(function (label) {
+      if (label.querySelector("input").checked) blocked[pairOf(label).attacker] = true;
+    });
+    var total = 0;
+    line.getAttribute("data-coming").split(" ").forEach(function (part) {
+      var bits = part.split(":");
+      if (bits.length === 2 && !blocked[bits[0]]) total += parseInt(bits[1], 10) || 0;
+    });
+    var life = parseInt(line.getAttribute("data-life"), 10);
+    var lethal = total >= life;
+    line.textContent = "The attackers left unblocked deal " + total + " damage; you are at " + life + " life" + (lethal ? ": " : ".");
+    if (lethal) {
+      var strong = document.createElement("strong");
+      strong.textContent = "lethal";
+      line.appendChild(strong);
+      line.appendChild(document.createTextNode("."));
+      line.setAttribute("data-lethal", String(total));
+    } else {
+      line.removeAttribute("data-lethal");
+    }
+    line.classList.toggle("lethal", lethal);
+  }
+  function disarmConfirm() {
+    var confirm = document.querySelector('.prompt.mine[data-kind="declare_blockers"] #confirm.lethal-armed');
+    if (!confirm) return;
+    confirm.classList.remove("lethal-armed");
+    confirm.firstChild.textContent = "Confirm";
+  }
   window.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.closest || !form.closest('.prompt.mine[data-kind="declare_blockers"]')) return;
+    updateComing();
     var lethal = form.querySelector(".coming[data-lethal]");
     var confirm = form.querySelector("#confirm");
-    if (!lethal || !confirm || blockChecks().some(function (l) { return l.querySelector("input").checked; })) return;
-    if (confirm.classList.contains("lethal-armed")) return;
+    if (!lethal || !confirm || confirm.classList.contains("lethal-armed")) return;
     event.preventDefault();
     event.stopImmediatePropagation();
+    var none = !blockChecks().some(function (l) { return l.querySelector("input").checked; });
     confirm.classList.add("lethal-armed");
-    confirm.firstChild.textContent = "No blocks: take " + lethal.getAttribute("data-lethal") + " and lose? Confirm again";
+    confirm.firstChild.textContent = (none ? "No blocks" : "These blocks") + ": take " + lethal.getAttribute("data-lethal") + " and lose? Confirm again";
     confirm.focus({ preventScroll: true });
   }, true);
   document.addEventListener("change", function (event) {
-    var confirm = document.querySelector('.prompt.mine[data-kind="declare_blockers"] #confirm.lethal-armed');
-    if (!confirm || !event.target.closest || !event.target.closest(".prompt.mine")) return;
-    confirm.classList.remove("lethal-armed");
-    confirm.firstChild.textContent = "Confirm";
+    if (!event.target.closest || !event.target.closest(".prompt.mine")) return;
+    updateComing();
+    disarmConfirm();
   });
+  document.addEventListener("htmx:wsAfterMessage", updateComing);
+  document.addEventListener("DOMContentLoaded", updateComing);
 
   // The blocks chosen so far, in the prompt's words (each creature named with the number its
   // card shows among its namesakes); the list of every possible pair is the form without

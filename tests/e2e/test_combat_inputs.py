@@ -109,7 +109,7 @@ def test_blocks_on_the_cards_are_said_in_the_prompt_with_the_cards_numbers(
     expect(bob.locator("#prompt .block-none")).to_be_visible()
     # What no blocks would cost, and not lethal at 20 life.
     expect(bob.locator("#prompt .coming")).to_have_text(
-        "Unblocked, the attackers deal 6 damage; you are at 20 life."
+        "The attackers left unblocked deal 6 damage; you are at 20 life."
     )
     malison = "#me .perm[data-name='Yuan-Ti Malison']"
     dungeoneer = "#opponent .perm[data-name='Veteran Dungeoneer']"
@@ -273,7 +273,7 @@ def test_no_blocks_into_lethal_damage_asks_again(new_page, live_server_url, view
     alice.locator("#confirm").click()
     expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
     expect(bob.locator("#prompt .coming.lethal")).to_have_text(
-        "Unblocked, the attackers deal 6 damage; you are at 6 life: lethal."
+        "The attackers left unblocked deal 6 damage; you are at 6 life: lethal."
     )
     # The strip of steps, scrolled sideways on a phone, shows the current one.
     strip = bob.locator("#topbar .steps").bounding_box()
@@ -288,12 +288,16 @@ def test_no_blocks_into_lethal_damage_asks_again(new_page, live_server_url, view
     expect(confirm).to_have_text(re.compile(r"^No blocks: take 6 and lose\? Confirm again"))
     expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
     expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("6")
-    # A block ticked: Confirm is Confirm again.
+    # A blocker picked takes the question back; its block made, the line says what is left.
     bob.locator("#me .perm[data-name='Yuan-Ti Malison'] >> nth=0 >> .perm-name").click()
+    expect(confirm).not_to_have_text(re.compile("again"))
     bob.locator("#opponent .perm[data-name='Veteran Dungeoneer'] >> nth=0 >> .perm-name").click()
     expect(bob.locator("#prompt .block-pairs li")).to_have_count(1)
     expect(confirm).to_have_text(re.compile(r"^Confirm"))
-    expect(confirm).not_to_have_text(re.compile("again"))
+    expect(bob.locator("#prompt .coming")).to_have_text(
+        "The attackers left unblocked deal 3 damage; you are at 6 life."
+    )
+    expect(bob.locator("#prompt .coming.lethal")).to_have_count(0)
     # Untick it (the same pair again) and decline twice: the game is lost.
     bob.locator("#me .perm[data-name='Yuan-Ti Malison'] >> nth=0 >> .perm-name").click()
     bob.locator("#opponent .perm[data-name='Veteran Dungeoneer'] >> nth=0 >> .perm-name").click()

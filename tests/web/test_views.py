@@ -342,13 +342,18 @@ def test_the_blocks_prompt_says_what_no_blocks_would_cost(client, alice, bob):
     login(client, bob)
     page = client.get(game.get_absolute_url()).content.decode()
     assert (
-        "Unblocked, the attackers deal 7 damage; you are at 7 life: <strong>lethal</strong>."
+        "The attackers left unblocked deal 7 damage; you are at 7 life: <strong>lethal</strong>."
         in page
     )
     assert 'data-lethal="7"' in page
+    # Each attacker's share, for the page to follow the blocks chosen: the Stalker twice.
+    ids = {o.label.split(" blocks ")[1].split(" #")[0]: o.objs[1] for o in pending(game).options}
+    stalker, dungeoneer = ids["Gloom Stalker"], ids["Veteran Dungeoneer"]
+    shares = sorted([(stalker, 4), (dungeoneer, 3)])
+    assert 'data-coming="{}"'.format(" ".join(f"o{i}:{n}" for i, n in shares)) in page
     # Alice sees no blocks prompt, and so nothing of it.
     login(client, alice)
-    assert "Unblocked" not in client.get(game.get_absolute_url()).content.decode()
+    assert "left unblocked" not in client.get(game.get_absolute_url()).content.decode()
 
 
 def test_the_stack_says_each_targets_share_of_divided_damage(client, alice, bob):
