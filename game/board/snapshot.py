@@ -45,8 +45,11 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
     if d is not None and my_seat is not None and d.player == me:
         owners = whose.owners(engine.state, d, my_seat.engine_name, names)
         prompt = prompt_of(d, owners, division(d, owners, names))
-        if d.kind == DECLARE_BLOCKERS:
-            state = engine.state
+        state = engine.state
+        if d.kind == DECLARE_BLOCKERS or (
+            d.kind == PRIORITY and state.combat is not None and state.active != me
+        ):
+            # Blocks, or a stop in the other player's combat: what its attack will deal.
             coming = tuple(sorted(damage_coming(state, me).items()))
             prompt = replace(prompt, coming=Coming(coming, state.player(me).life))
         if d.kind == PRIORITY:

@@ -53,15 +53,16 @@ def _defender_ref(defender: str | int) -> Recipient:
 
 
 def damage_coming(g: GameState, player: str) -> dict[int, int]:
-    """The combat damage each attacker at `player` would deal if unblocked: its power, twice
-    with double strike (CR 702.4b). Public information, read before blocks; a trick still to
-    come can change it."""
+    """The combat damage each unblocked attacker at `player` deals: its power, twice with
+    double strike (CR 702.4b). Before blocks every attacker counts; after them, a blocked one
+    deals none to the player (trample over its blockers is not counted). Public information; a
+    trick still to come can change it."""
     c = g.combat
     if c is None:
         return {}
     coming = {}
     for o in g.battlefield:
-        if c.attackers.get(o.id) != player:
+        if c.attackers.get(o.id) != player or o.id in c.blockers:
             continue
         ch = chars(g, o)
         coming[o.id] = max(0, ch.power) * (2 if "double strike" in ch.keywords else 1)

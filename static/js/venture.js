@@ -547,6 +547,14 @@
   });
   document.addEventListener("DOMContentLoaded", markBlockers);
 
+  // A button standing in for another one elsewhere on the page (the docked prompt's "To my next
+  // turn" for the pace's "Pass until my next turn"): a click presses that one.
+  document.addEventListener("click", function (event) {
+    var proxy = event.target.closest && event.target.closest("[data-proxy]");
+    var target = proxy && document.querySelector(proxy.getAttribute("data-proxy"));
+    if (target) target.click();
+  });
+
   // On a narrow screen the strip of steps scrolls sideways: the current step is kept in it,
   // centred where it can be (the strip alone is scrolled, never the page).
   function showCurrentStep() {

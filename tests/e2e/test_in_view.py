@@ -306,10 +306,10 @@ def test_a_phone_passes_until_its_next_turn_from_the_docked_prompt(open_as):
     laptop = open_as(alice_player, game.get_absolute_url())
     expect(mine(laptop)).to_have_attribute("data-kind", "priority")
     expect(laptop.locator("#pace #pass-turn")).to_be_visible()
-    expect(laptop.locator("#prompt .pass-turn-docked button")).to_be_hidden()
+    expect(laptop.locator("#prompt button.pass-turn-docked")).to_be_hidden()
     alice = open_as(alice_player, game.get_absolute_url(), phone=True)
     expect(mine(alice)).to_have_attribute("data-kind", "priority")
-    docked = alice.locator("#prompt .pass-turn-docked button")
+    docked = alice.locator("#prompt button.pass-turn-docked")
     expect(docked).to_have_text("To my next turn")
     rect = docked.bounding_box()
     assert rect["height"] >= 32 and rect["y"] + rect["height"] <= 844, rect

@@ -379,3 +379,29 @@ setup:
     login(client, bob)
     page = client.get(game.get_absolute_url()).content.decode()
     assert "targets: Grizzled Outrider (1 damage), bob (2 damage)" in page
+
+
+def test_a_stop_in_the_other_players_attack_says_what_it_will_deal(client, alice, bob):
+    """Bob, holding an instant, is stopped once alice attacks: the prompt says what the attack
+    deals him (lethal here, with nothing of his able to block), and after blocks only what the
+    attackers left unblocked deal."""
+    text = position_text("lethal_unblocked.yaml").replace(
+        "battlefield: [Yuan-Ti Malison, Yuan-Ti Malison, Swamp]",
+        "hand: [Rally Maneuver]\n    battlefield: [Yuan-Ti Malison, Plains, Plains, Plains]",
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Veteran Dungeoneer #1", "Veteran Dungeoneer #2"])
+    login(client, bob)
+    d = pending(game)
+    assert (d.player, d.kind) == (seat_name(game, bob), "priority")
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert (
+        "The attackers left unblocked deal 6 damage; you are at 6 life: <strong>lethal</strong>."
+        in page
+    )
+    game = answer(game, bob, "pass")
+    game = answer(game, bob, "Yuan-Ti Malison blocks Veteran Dungeoneer #1")
+    d = pending(game)
+    assert (d.player, d.kind) == (seat_name(game, bob), "priority")
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "The attackers left unblocked deal 3 damage; you are at 6 life." in page
