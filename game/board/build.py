@@ -24,6 +24,7 @@ from django.conf import settings
 from dungeons.maplayout import DungeonMap, layout
 from game import services
 from game.engine.kinds import KINDS, PRIORITY
+from game.engine.targets import with_share
 from game.models import Game, Player, Seat
 
 from . import memos, query, sides, snapshot, whose
@@ -223,7 +224,7 @@ def stack_item(item: dict[str, Any]) -> StackItem:
         label=item["label"],
         text=item["text"],
         targets=tuple(
-            t if n is None else f"{t} ({n} damage)"
+            with_share(t, n)
             for t, n in zip(
                 item["targets"], item.get("division") or [None] * len(item["targets"]), strict=True
             )

@@ -88,7 +88,7 @@ class Prompt:
     groups: tuple[OptionGroup, ...] = ()
     # A placement's places for each card: (the form's value, the button's text, in full)
     places: tuple[tuple[str, str, str], ...] = ()
-    # Blocks: what each attacker deals unblocked, and the viewer's life
+    # Blocks, or a stop in the other player's combat: what its attack deals the viewer
     coming: Coming | None = None
 
     @property
@@ -99,9 +99,10 @@ class Prompt:
 
 @dataclass(frozen=True, slots=True)
 class Coming:
-    """At a blocks decision: the combat damage each attacker at the viewer deals if left
-    unblocked, by attacker id, and the viewer's life. The prompt says what the attackers left
-    unblocked deal, and a Confirm into lethal damage asks twice (static/js/venture.js)."""
+    """At a blocks decision, or a stop in the other player's combat: the combat damage each
+    unblocked attacker at the viewer deals, by attacker id, and the viewer's life. The prompt
+    says what the attackers left unblocked deal; at the blocks it follows the blocks chosen, and
+    a Confirm into lethal damage asks twice (static/js/venture.js)."""
 
     by_attacker: tuple[tuple[int, int], ...]
     life: int

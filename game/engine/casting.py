@@ -11,7 +11,7 @@ from .kinds import CHOOSE_COLOR, ESCAPE_EXILE, TAP_COST
 from .mana import ManaCost, parse_cost
 from .payment import activate_mana_ability, can_pay, can_use_tap_ability, mana_output, pay_mana
 from .state import LANDS_PER_TURN, MAIN_STEPS, GameState, Obj, StackItem
-from .targets import candidates, ref_whose_name, still_legal
+from .targets import candidates, ref_whose_name, still_legal, with_share
 from .triggers import fire
 from .ward import becomes_target
 from .zones import discard, move, put_onto_battlefield, sacrifice
@@ -150,10 +150,7 @@ def cast_spell(
 
 def describe(g: GameState, item: StackItem) -> str:
     names = [ref_whose_name(g, r) for refs in item.targets for r in refs]
-    names = [
-        name if amount is None else f"{name} ({amount} damage)"
-        for name, amount in zip(names, item.amounts(), strict=True)
-    ]
+    names = [with_share(n, amount) for n, amount in zip(names, item.amounts(), strict=True)]
     return f" targeting {', '.join(names)}" if names else ""
 
 

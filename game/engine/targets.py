@@ -181,6 +181,12 @@ def ref_name(g: GameState, ref: Ref) -> str:
     return o.name if o else "(gone)"
 
 
+def with_share(name: str, amount: int | None) -> str:
+    """A target's name with its share of divided damage, if it has one (CR 601.2d): the log's
+    cast line and the stack word it alike ("bob (2 damage)")."""
+    return name if amount is None else f"{name} ({amount} damage)"
+
+
 def namesake_numbers(permanents: Iterable[tuple[int, str]]) -> dict[int, int]:
     """The number on each of one player's permanents that share a name with another of theirs
     ("#1", "#2" in battlefield order), by object id; a permanent with a name of its own has
