@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .viewmodel import Prompt, SeatView
 
 
+# The steps of a combat whose damage is still to come.
+BEFORE_DAMAGE = frozenset({"declare_attackers", "declare_blockers"})
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """What is read from the engine under its lock: plain data only."""
@@ -47,9 +51,13 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
         prompt = prompt_of(d, owners, division(d, owners, names))
         state = engine.state
         if d.kind == DECLARE_BLOCKERS or (
-            d.kind == PRIORITY and state.combat is not None and state.active != me
+            d.kind == PRIORITY
+            and state.combat is not None
+            and state.active != me
+            and state.step in BEFORE_DAMAGE
         ):
-            # Blocks, or a stop in the other player's combat: what its attack will deal.
+            # Blocks, or a stop in the other player's combat before its damage: what its attack
+            # will deal (once dealt, the life total says it).
             coming = tuple(sorted(damage_coming(state, me).items()))
             prompt = replace(prompt, coming=Coming(coming, state.player(me).life))
         if d.kind == PRIORITY:

@@ -405,3 +405,20 @@ def test_a_stop_in_the_other_players_attack_says_what_it_will_deal(client, alice
     assert (d.player, d.kind) == (seat_name(game, bob), "priority")
     page = client.get(game.get_absolute_url()).content.decode()
     assert "The attackers left unblocked deal 3 damage; you are at 6 life." in page
+    # Once the damage is dealt, the life total says it: the line is gone (bob, in full control,
+    # is stopped in the combat damage step).
+    game.seats.filter(player=bob).update(full_control=True)
+    game = answer(game, bob, "pass")
+    d = pending(game)
+    assert (d.player, d.kind, game_step(game)) == (
+        seat_name(game, bob),
+        "priority",
+        "combat_damage",
+    )
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "left unblocked" not in page
+
+
+def game_step(game: Game) -> str:
+    with services.reading(game) as engine:
+        return engine.state.step
