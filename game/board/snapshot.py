@@ -58,7 +58,7 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
         ):
             # Blocks, or a stop in the other player's combat before its damage: what its attack
             # will deal (once dealt, the life total says it).
-            coming = tuple(sorted(damage_coming(state, me).items()))
+            coming = tuple(damage_coming(state, me))
             prompt = replace(prompt, coming=Coming(coming, state.player(me).life))
         if d.kind == PRIORITY:
             pass_words = destination(

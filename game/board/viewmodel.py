@@ -9,6 +9,7 @@ built are tuples once it is made.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -16,6 +17,7 @@ from game.engine.stops import ASK_FORCED, THEIR_TRIGGERS
 
 if TYPE_CHECKING:
     from dungeons.maplayout import DungeonMap
+    from game.engine.combat_damage import Incoming
     from game.models import Game, Player
     from game.services import SeatTiming, TakebackView
 
@@ -99,17 +101,26 @@ class Prompt:
 
 @dataclass(frozen=True, slots=True)
 class Coming:
-    """At a blocks decision, or a stop in the other player's combat: the combat damage each
-    unblocked attacker at the viewer deals, by attacker id, and the viewer's life. The prompt
-    says what the attackers left unblocked deal; at the blocks it follows the blocks chosen, and
-    a Confirm into lethal damage asks twice (static/js/venture.js)."""
+    """At a blocks decision, or a stop in the other player's combat: what each attacker at the
+    viewer deals (`combat_damage.Incoming`) and the viewer's life. The prompt says what the
+    attackers left unblocked deal and what trample carries over blockers; at the blocks it
+    follows the blocks chosen, and a Confirm into lethal damage asks twice
+    (static/js/venture.js)."""
 
-    by_attacker: tuple[tuple[int, int], ...]
+    attack: tuple[Incoming, ...]
     life: int
 
     @property
+    def unblocked(self) -> int:
+        return sum(a.dealt for a in self.attack if a.blocked_by is None)
+
+    @property
+    def trampled(self) -> int:
+        return sum(a.dealt for a in self.attack if a.blocked_by is not None)
+
+    @property
     def total(self) -> int:
-        return sum(n for _, n in self.by_attacker)
+        return self.unblocked + self.trampled
 
     @property
     def lethal(self) -> bool:
@@ -117,8 +128,25 @@ class Coming:
 
     @property
     def by_token(self) -> str:
-        """What the page's script reads: "o12:3 o14:3" (the board's object tokens)."""
-        return " ".join(f"o{i}:{n}" for i, n in self.by_attacker)
+        """What the page's script reads: each unblocked attacker's damage, "o12:3 o14:3" (the
+        board's object tokens)."""
+        return " ".join(f"o{a.attacker}:{a.dealt}" for a in self.attack if a.blocked_by is None)
+
+    @property
+    def trample_json(self) -> str:
+        """For the page's script, each trampler's strikes and what each possible blocker needs:
+        {"o12": {"power": 5, "strikes": 1, "needs": {"o20": 2}}}; empty without one."""
+        return json.dumps(
+            {
+                f"o{a.attacker}": {
+                    "power": a.power,
+                    "strikes": a.strikes,
+                    "needs": {f"o{b}": n for b, n in a.needs},
+                }
+                for a in self.attack
+                if a.trample
+            }
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from .choices import Gen
-from .continuous import chars
+from .continuous import chars, is_creature
 from .decisions import Decision, Option
 from .effects import deal_damage
 from .initiative import combat_damage_to_holder
@@ -52,20 +53,62 @@ def _defender_ref(defender: str | int) -> Recipient:
     return ("obj", defender) if isinstance(defender, int) else ("player", defender)
 
 
-def damage_coming(g: GameState, player: str) -> dict[int, int]:
-    """The combat damage each unblocked attacker at `player` deals: its power, twice with
-    double strike (CR 702.4b). Before blocks every attacker counts; after them, a blocked one
-    deals none to the player (trample over its blockers is not counted). Public information; a
-    trick still to come can change it."""
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One attacker's combat damage at the player it attacks, as the table shows it before the
+    damage: public information, which a trick still to come can change."""
+
+    attacker: int
+    power: int  # each strike's
+    strikes: int  # 2 with double strike (CR 702.4b)
+    trample: bool
+    # With trample: the lethal damage each of the defending player's creatures would need from
+    # it as a blocker (deathtouch makes it 1, CR 702.2c), for a page that follows blocks chosen.
+    needs: tuple[tuple[int, int], ...]
+    blocked_by: tuple[int, ...] | None  # its blockers once declared; None while unblocked
+
+    @property
+    def dealt(self) -> int:
+        need = dict(self.needs)
+        blockers = None if self.blocked_by is None else [need.get(b, 0) for b in self.blocked_by]
+        return past_blockers(self.power, self.strikes, self.trample, blockers)
+
+
+def past_blockers(power: int, strikes: int, trample: bool, needs: list[int] | None) -> int:
+    """What an attacker deals the player it attacks: every strike's power while unblocked
+    (`needs` None); once blocked, none, unless it has trample (CR 702.19b): what each strike
+    has left after lethal damage to its blockers, a later strike needing only what the earlier
+    one left (and all of it once they are gone, CR 702.19e). `static/js/venture.js` (the blocks
+    prompt's line) does the same sum."""
+    if needs is None:
+        return power * strikes
+    if not trample:
+        return 0
+    left = sum(needs)
+    dealt = 0
+    for _ in range(strikes):
+        dealt += max(0, power - left)
+        left = max(0, left - power)
+    return dealt
+
+
+def damage_coming(g: GameState, player: str) -> list[Incoming]:
+    """Each attacker at `player` with what it deals: before blocks every attacker unblocked;
+    after them the blocks declared."""
     c = g.combat
     if c is None:
-        return {}
-    coming = {}
+        return []
+    mine = [o for o in g.battlefield if o.controller == player and is_creature(g, o)]
+    coming = []
     for o in g.battlefield:
-        if c.attackers.get(o.id) != player or o.id in c.blockers:
+        if c.attackers.get(o.id) != player:
             continue
         ch = chars(g, o)
-        coming[o.id] = max(0, ch.power) * (2 if "double strike" in ch.keywords else 1)
+        trample = "trample" in ch.keywords
+        needs = tuple((b.id, lethal_damage(g, o, b)) for b in mine) if trample else ()
+        blocked = tuple(c.blockers[o.id]) if o.id in c.blockers else None
+        strikes = 2 if "double strike" in ch.keywords else 1
+        coming.append(Incoming(o.id, max(0, ch.power), strikes, trample, needs, blocked))
     return coming
 
 

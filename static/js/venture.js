@@ -575,21 +575,40 @@
   function comingLine() {
     return document.querySelector('#prompt .prompt.mine[data-kind="declare_blockers"] .coming[data-coming]');
   }
+  // An attacker's damage past its blockers, as combat_damage.past_blockers sums it: with
+  // trample each strike keeps what is left after lethal damage to them (CR 702.19b).
+  function pastBlockers(trampler, blockers) {
+    var left = 0;
+    blockers.forEach(function (b) { left += trampler.needs[b] || 0; });
+    var dealt = 0;
+    for (var i = 0; i < trampler.strikes; i++) {
+      dealt += Math.max(0, trampler.power - left);
+      left = Math.max(0, left - trampler.power);
+    }
+    return dealt;
+  }
   function updateComing() {
     var line = comingLine();
     if (!line) return;
     var blocked = {};
     blockChecks().forEach(function (label) {
-      if (label.querySelector("input").checked) blocked[pairOf(label).attacker] = true;
+      var pair = pairOf(label);
+      if (pair.box.checked) (blocked[pair.attacker] = blocked[pair.attacker] || []).push(pair.blocker);
     });
-    var total = 0;
+    var unblocked = 0;
     line.getAttribute("data-coming").split(" ").forEach(function (part) {
       var bits = part.split(":");
-      if (bits.length === 2 && !blocked[bits[0]]) total += parseInt(bits[1], 10) || 0;
+      if (bits.length === 2 && !blocked[bits[0]]) unblocked += parseInt(bits[1], 10) || 0;
     });
+    var tramplers = JSON.parse(line.getAttribute("data-trample") || "{}");
+    var trampled = 0;
+    Object.keys(tramplers).forEach(function (attacker) {
+      if (blocked[attacker]) trampled += pastBlockers(tramplers[attacker], blocked[attacker]);
+    });
+    var total = unblocked + trampled;
     var life = parseInt(line.getAttribute("data-life"), 10);
     var lethal = total >= life;
-    line.textContent = "The attackers left unblocked deal " + total + " damage; you are at " + life + " life" + (lethal ? ": " : ".");
+    line.textContent = "The attackers left unblocked deal " + unblocked + " damage" + (trampled ? ", trample " + trampled + " more over blockers" : "") + "; you are at " + life + " life" + (lethal ? ": " : ".");
     if (lethal) {
       var strong = document.createElement("strong");
       strong.textContent = "lethal";

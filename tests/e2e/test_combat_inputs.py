@@ -307,3 +307,41 @@ def test_no_blocks_into_lethal_damage_asks_again(new_page, live_server_url, view
     confirm.click()
     for page in (alice, bob):
         expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
+
+
+def test_the_blocks_line_counts_trample_over_the_blockers_chosen(new_page, live_server_url):
+    """A trampler blocked still deals what is left after lethal damage to its blockers
+    (CR 702.19b): the line follows the blocker picked, a 2/1 letting 4 over (lethal at 5 life
+    with the other attacker's 3), a 3/4 letting 1 over."""
+    alice, bob = table(new_page, live_server_url, "trample_blocks.yaml", DESKTOP)
+    alice.locator("#attack-all").click()
+    alice.locator("#confirm").click()
+    # Bob, holding an instant, is stopped as the attack is declared, then blocks.
+    expect(bob.locator("#pass")).to_contain_text("To blockers")
+    bob.locator("#pass").click()
+    line = bob.locator("#prompt .prompt.mine[data-kind=declare_blockers] .coming")
+    expect(line).to_have_text(
+        "The attackers left unblocked deal 8 damage; you are at 5 life: lethal."
+    )
+    past_arrival(bob)
+    adventurer = "#opponent .perm[data-name='Caves of Chaos Adventurer'] .perm-name"
+    bob.locator("#me .perm[data-name='Yuan-Ti Malison'] .perm-name").click()
+    bob.locator(adventurer).click()
+    expect(line).to_have_text(
+        "The attackers left unblocked deal 3 damage, trample 4 more over blockers; "
+        "you are at 5 life: lethal."
+    )
+    bob.locator("#me .perm[data-name='Yuan-Ti Malison'] .perm-name").click()
+    bob.locator(adventurer).click()
+    bob.locator("#me .perm[data-name='Veteran Dungeoneer'] .perm-name").click()
+    bob.locator(adventurer).click()
+    expect(line).to_have_text(
+        "The attackers left unblocked deal 3 damage, trample 1 more over blockers; "
+        "you are at 5 life."
+    )
+    bob.locator("#confirm").click()
+    # Stopped again after the blocks, the server's line says the same.
+    expect(bob.locator("#prompt .prompt.mine[data-kind=priority] .coming")).to_have_text(
+        "The attackers left unblocked deal 3 damage, trample 1 more over blockers; "
+        "you are at 5 life."
+    )

@@ -422,3 +422,30 @@ def test_a_stop_in_the_other_players_attack_says_what_it_will_deal(client, alice
 def game_step(game: Game) -> str:
     with services.reading(game) as engine:
         return engine.state.step
+
+
+def test_the_attack_line_counts_trample_over_blockers(client, alice, bob):
+    """A blocked trampler still deals what is left after lethal damage to its blockers
+    (CR 702.19b): at bob's stop after blocks, the line says so."""
+    game = start_from_text(alice, bob, position_text("trample_blocks.yaml"))
+    game = answer(game, alice, ["Caves of Chaos Adventurer", "Veteran Dungeoneer"])
+    while pending(game).player == seat_name(game, alice):
+        game = answer(game, alice, "pass")
+    login(client, bob)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert (
+        "The attackers left unblocked deal 8 damage; you are at 5 life: <strong>lethal</strong>."
+        in page
+    )
+    while pending(game).kind != "declare_blockers":
+        game = answer(
+            game, alice if pending(game).player == seat_name(game, alice) else bob, "pass"
+        )
+    game = answer(game, bob, "Veteran Dungeoneer blocks Caves of Chaos Adventurer")
+    d = pending(game)
+    assert (d.player, d.kind) == (seat_name(game, bob), "priority")
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert (
+        "The attackers left unblocked deal 3 damage, trample 1 more over blockers; "
+        "you are at 5 life." in page
+    )
