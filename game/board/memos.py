@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from game.engine.dungeon import DungeonSpec
     from game.models import Game
 
-_BY_NAME: dict[str, CardDef] = {c.name: c for c in [*TOKENS.values(), *CARDS.values()]}
+# Cards by name, tokens by kind (two kinds of token may share a name: `tokens.token_kind`).
+_BY_NAME: dict[str, CardDef] = {**TOKENS, **{c.name: c for c in CARDS.values()}}
 
 
 @functools.cache  # card definitions don't change while the server runs
@@ -37,7 +38,7 @@ def card_info(name: str) -> CardInfo:
         return CardInfo(name, (), "", "", None, None, "colorless", frozenset())
     colors = "".join(sorted(card.colors)) or ("land" if "Land" in card.types else "colorless")
     return CardInfo(
-        name=name,
+        name=card.name,
         cost=mana_symbols(card.cost.text if card.cost else ""),
         type_line=card.type_line,
         text=card.text,

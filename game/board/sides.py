@@ -120,7 +120,7 @@ def _plain_permanent(p: dict[str, Any]) -> Permanent:
 
 
 def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None) -> Permanent:
-    info = memos.card_info(p["name"])
+    info = memos.card_info(p.get("card", p["name"]))
     has_pt = "power" in p
     power, toughness = p.get("power"), p.get("toughness")
     # Marked against the printed card, not the state's base (a 1/1 Bird made of a 5/5 is down).
@@ -131,6 +131,7 @@ def _permanent(p: dict[str, Any], actions: tuple[Option, ...], key: bytes | None
     return Permanent(
         id=p["id"],
         name=p["name"],
+        card=p.get("card", p["name"]),
         info=info,
         token=p["token"],
         tapped=p["tapped"],

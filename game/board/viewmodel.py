@@ -187,6 +187,7 @@ class Permanent:
 
     id: int
     name: str
+    card: str  # what the zoom looks up: the name, or a token's kind where kinds share a name
     info: CardInfo
     token: bool
     tapped: bool

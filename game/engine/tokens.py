@@ -43,3 +43,13 @@ TOKENS: dict[str, CardDef] = {
         text="Deathtouch",
     ),
 }
+
+
+# A token kind by its definition: two kinds may share a name (the 1/1 Skeleton and the 4/1
+# Skeleton with menace), so a view names the kind where the name alone would not tell.
+_KIND_OF = {id(definition): kind for kind, definition in TOKENS.items()}
+
+
+def token_kind(definition: CardDef) -> str:
+    """The key of `definition` in TOKENS, or its name for a card (or a copy of one)."""
+    return _KIND_OF.get(id(definition), definition.name)

@@ -13,6 +13,7 @@ from .continuous import chars
 from .kinds import KINDS
 from .state import GameState, Obj, StackItem
 from .targets import ref_name
+from .tokens import token_kind
 
 if TYPE_CHECKING:
     from .game import Engine
@@ -38,6 +39,9 @@ def permanent_json(g: GameState, o: Obj) -> dict[str, Any]:
         "keywords": keywords,
         "sick": o.sick,
     }
+    if o.token and token_kind(o.card) != o.name:
+        # Which kind of token, where two kinds share a name: the table shows its own face.
+        out["card"] = token_kind(o.card)
     if o.goaded_by:
         # Goad is public (CR 701.15): who goaded it, since it lasts until their next turn.
         out["goaded_by"] = sorted(o.goaded_by)

@@ -57,7 +57,7 @@
 
   function nameOf(target) {
     if (target.matches(".pile li")) return target.textContent.trim();
-    return target.getAttribute("data-name");
+    return target.getAttribute("data-card") || target.getAttribute("data-name");
   }
 
   // What the table shows of this object now, copied from its piece on the table.

@@ -34,3 +34,37 @@ def test_it_needs_no_login_and_says_nothing_of_any_game(client):
     game = start_game(make_player("alice"), make_player("bob"), seed=1)
     body = client.get("/cards.json").content.decode()
     assert game.code not in body and "alice" not in body
+
+
+@pytest.mark.django_db
+def test_two_kinds_of_token_with_one_name_each_show_their_own_face(client):
+    """The 1/1 Skeleton and the 4/1 Skeleton with menace share a name: each shows its own
+    power and toughness unmarked (no "down" on the 1/1) and the zoom looks up its own kind."""
+    from tests.web.helpers import make_player, start_from_text
+
+    cards = client.get("/cards.json").json()
+    assert cards["Skeleton"]["pt"] == "1/1" and cards["Skeleton"]["text"] == ""
+    assert cards["Skeleton 4/1 menace"]["pt"] == "4/1"
+    assert cards["Skeleton 4/1 menace"]["text"] == "Menace"
+    alice, bob = make_player("alice"), make_player("bob")
+    game = start_from_text(
+        alice,
+        bob,
+        """
+name: Two Skeletons
+turn: {number: 3, active: alice, step: precombat_main}
+setup:
+  alice:
+    library: [Swamp, Swamp]
+    battlefield: [{token: Skeleton}, {token: "Skeleton 4/1 menace"}, Swamp]
+  bob:
+    library: [Swamp, Swamp]
+""",
+    )
+    client.force_login(alice.user)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert page.count('data-name="Skeleton"') == 2
+    assert page.count('data-card="Skeleton 4/1 menace"') == 1
+    assert '<b class="">1</b>/<b class="">1</b>' in page
+    assert '<b class="">4</b>/<b class="">1</b>' in page
+    assert 'class="down"' not in page
