@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .combat_math import Body, fight, min_blockers, resolve
+from .features import life_value
 
 Blocks = dict[int, list[Body]]
 
@@ -289,6 +290,10 @@ class _Plan:
         for a in self.unblocked():
             if self.slip(0.5):
                 continue  # Easy doesn't see that two of its creatures together stop it
+            # The block also keeps the attacker's damage off the player this turn, which a
+            # trade of bodies alone leaves out (an 8/7 Purple Worm hits for 8 at 20 life).
+            hit = fight(a).to_defender if a in self.at_me else 0
+            kept = life_value(self.life) - life_value(self.life - hit)
             best: tuple[float, list[Body]] | None = None
             free = sorted(self.free(a), key=lambda b: (-b.power, b.value, b.id))[:8]
             for size in range(2, GANG_MAX + 1):
@@ -297,7 +302,7 @@ class _Plan:
                     out = fight(a, group)
                     lost = out.lost(group)
                     if a.id in out.dead:
-                        gain = a.value - lost
+                        gain = a.value - lost + kept
                     elif size == 2 and min_blockers(a) > 1 and lost == 0:
                         gain = 0.1  # a menace attacker held off at no cost
                     else:

@@ -37,7 +37,7 @@ def body(g: GameState, o: Obj) -> Body:
         power,
         c.toughness - o.damage,
         c.keywords,
-        creature_value(power, c.toughness, c.keywords),
+        creature_value(power, c.toughness, c.keywords, None if c.lost_abilities else o.card),
     )
 
 
@@ -51,7 +51,7 @@ def card_value(card: CardDef) -> float:
     if "Land" in card.types:
         return 1.0
     if "Creature" in card.types and card.power is not None:
-        return 0.5 + 0.6 * creature_value(card.power, card.toughness or 0, card.keywords)
+        return 0.5 + 0.6 * creature_value(card.power, card.toughness or 0, card.keywords, card)
     return 1.5 + 0.5 * card.mana_value
 
 

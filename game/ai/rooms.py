@@ -42,7 +42,7 @@ def wanted_completion(g: GameState, seat: str, dungeon: str, *, hand: bool = Tru
     cards = [o.card for o in g.controlled(seat)] + ([o.card for o in p.hand] if hand else [])
     waiting = {c.name: c for c in cards if phrase in c.text}
     return sum(
-        creature_value(c.power, c.toughness or 0, c.keywords)
+        creature_value(c.power, c.toughness or 0, c.keywords, c)
         if "Creature" in c.types and c.power is not None
         else WAITING_CARD
         for c in waiting.values()

@@ -274,7 +274,7 @@ def stack_worth(g: GameState, item: StackItem) -> float:
     if item.kind == "spell" and item.card is not None and not item.adventure:
         card = item.card.card
         if "Creature" in card.types and card.power is not None:
-            return creature_value(card.power, card.toughness or 0, card.keywords)
+            return creature_value(card.power, card.toughness or 0, card.keywords, card)
         if "Planeswalker" in card.types:
             return 3.0 + 0.6 * (card.loyalty or 0)
         if card.types & {"Artifact", "Enchantment"}:

@@ -8,6 +8,7 @@ wherever it is weighed. It reads only the battlefield, which every player sees.
 
 from __future__ import annotations
 
+from .carddef import CardDef
 from .continuous import chars
 from .state import GameState, Obj
 
@@ -28,11 +29,46 @@ KEYWORD_VALUE = {
 }
 
 
-def creature_value(power: int, toughness: int, keywords: frozenset[str]) -> float:
+# Each ability a creature has beyond its keywords, while it is on the battlefield, at about a
+# middling keyword's worth: a player keeps Yuan-Ti Malison (can't be blocked attacking alone,
+# ventures on combat damage) out of an even trade with a Dungeon Crawler. At most ABILITIES_COUNTED.
+ABILITY_VALUE = 0.8
+ABILITIES_COUNTED = 3
+# The abilities the engine reads from a card's `extra` flags (the rest of `extra` is data).
+ABILITY_FLAGS = frozenset(
+    {"unblockable_alone", "opponents_venture_once", "room_triggers_additional"}
+)
+
+
+def abilities_value(card: CardDef | None) -> float:
+    """What a creature's printed abilities beyond its keywords add while it is on the
+    battlefield: each triggered ability that triggers there, except on entering (spent once it
+    has entered); each activated ability; each static ability on other objects or players (one
+    on itself shows in its power, toughness and keywords); each flag the engine reads."""
+    if card is None:
+        return 0.0
+    n = sum(1 for t in card.triggers if t.zone == "battlefield" and t.trigger != "self_enters")
+    n += len(card.activated)
+    n += sum(1 for st in card.statics if st.affects != "self")
+    n += len(ABILITY_FLAGS & card.extra.keys())
+    return ABILITY_VALUE * min(n, ABILITIES_COUNTED)
+
+
+def abilities_of(g: GameState, o: Obj) -> CardDef | None:
+    """The card whose abilities `o` has now: none once it has lost all abilities (a creature
+    made a 1/1 Bird by Eccentric Apprentice, CR 613.1f)."""
+    return None if chars(g, o).lost_abilities else o.card
+
+
+def creature_value(
+    power: int, toughness: int, keywords: frozenset[str], card: CardDef | None = None
+) -> float:
+    """A creature's worth from its power, toughness and keywords and, given its `card`, its
+    other abilities (`abilities_value`)."""
     bonus = sum(KEYWORD_VALUE.get(k, 0.0) for k in keywords)
     if "flying" in keywords:
         bonus += 0.3 * power  # evasion counts in proportion to the damage it carries
-    return 1.0 + power * 1.0 + toughness * 0.6 + bonus
+    return 1.0 + power * 1.0 + toughness * 0.6 + bonus + abilities_value(card)
 
 
 # What a creature held tapped is worth beside a free one (`held_tapped`): it fights again only if
@@ -85,14 +121,16 @@ def lasting_value(g: GameState, o: Obj) -> float:
     power = c.power - sum(e.power for e in ending)
     toughness = c.toughness - sum(e.toughness for e in ending)
     lent = {k for e in ending for k in e.keywords} - set(o.card.keywords)
-    worth = creature_value(max(0, power), toughness, c.keywords - lent)
+    worth = creature_value(max(0, power), toughness, c.keywords - lent, abilities_of(g, o))
     return worth * HELD_SHARE if held_tapped(g, o) else worth
 
 
 def permanent_value(g: GameState, o: Obj) -> float:
     c = chars(g, o)
     if "Creature" in c.types:
-        worth = creature_value(max(0, c.power), c.toughness - o.damage, c.keywords)
+        worth = creature_value(
+            max(0, c.power), c.toughness - o.damage, c.keywords, abilities_of(g, o)
+        )
         return worth * HELD_SHARE if held_tapped(g, o) else worth
     if "Land" in c.types:
         return land_worth(lands_of(g, o.controller))

@@ -92,8 +92,9 @@ def _never_attacks_with(name: str) -> Callable[[Engine, list[str]], str | None]:
 
 
 def _keeps_one_home(game: Engine, ids: list[str]) -> str | None:
+    """At least one creature stays home (both staying to block together is a fair choice)."""
     got = _labels(game, ids)
-    return f"attacked with {got}, leaving nothing home" if len(got) != 1 else None
+    return f"attacked with {got}, leaving nothing home" if len(got) > 1 else None
 
 
 def _passes(game: Engine, ids: list[str]) -> str | None:
@@ -411,6 +412,13 @@ CASES = [
         _not_both(
             "Dungeon Crawler blocks Gloom Stalker", "Yuan-Ti Fang-Blade blocks Gloom Stalker"
         ),
+    ),
+    Case(
+        "malison_kept_out_of_a_trade_with_a_dungeon_crawler.yaml",
+        "bob",
+        _no_target,
+        ("medium", "hard"),
+        EASY_SLIPS + ": it trades down half the time",
     ),
     Case(
         "first_strike_damage_kills_the_deathtouch_blocker.yaml",
