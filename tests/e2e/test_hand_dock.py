@@ -173,3 +173,39 @@ def test_the_docked_hand_never_covers_your_creatures_on_a_laptop(open_as, creatu
     page.mouse.move(2, 2)
     page.evaluate(NEXT_FRAMES)
     assert box(page, "#hand")["y"] == hand["y"]
+
+
+def test_a_hand_too_wide_for_the_column_overlaps_with_every_name_in_view(new_page, live_server_url):
+    """Nine cards at 1280x800: the column holds three and a half side by side, so they overlap,
+    none out of sight sideways, each card's left edge (its name) in view; pointing at one
+    brings it to the front whole, its button with it."""
+    from .helpers import table
+
+    alice, _ = table(new_page, live_server_url, "big_hand.yaml", DESKTOP)
+    cards = alice.locator("#hand .card")
+    expect(cards).to_have_count(9)
+    assert alice.evaluate(
+        "(() => { const h = document.querySelector('#hand .hand');"
+        " return h.scrollWidth <= h.clientWidth + 1; })()"
+    )
+    names = alice.evaluate(
+        """[...document.querySelectorAll('#hand .card')].map(card => {
+             const r = card.getBoundingClientRect();
+             const hit = document.elementFromPoint(r.left + 12, r.top + 30);
+             return hit && hit.closest('.card') === card ? card.dataset.name : null;
+           })"""
+    )
+    assert None not in names, names
+    rally = cards.nth(3)
+    expect(rally).to_have_attribute("data-name", "Rally Maneuver")
+    r = rally.bounding_box()
+    alice.mouse.move(r["x"] + 12, r["y"] + 40)
+    button = rally.locator(".card-actions button")
+    b = button.bounding_box()
+    on_top = alice.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.card').dataset.name",
+        [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2],
+    )
+    assert on_top == "Rally Maneuver"
+    button.click()
+    expect(alice.locator("#prompt .prompt.mine")).not_to_have_attribute("data-kind", "priority")
