@@ -97,8 +97,31 @@ class CombatRules(Rules):
         ):
             chosen |= {oid for oid, a in mine.items() if a.power > 0}
         if self.sloppy == 0:
+            chosen = self._alone_if_better(g, d, chosen, forced, objs)
             chosen = self._keep_guard(chosen, forced, mine, crack_back, my_life, racing)
         return [f"a{oid}" for oid in sorted(chosen)]
+
+    def _alone_if_better(
+        self, g: GameState, d: Decision, chosen: set[int], forced: set[int], objs: dict[int, Obj]
+    ) -> set[int]:
+        """A creature that can't be blocked while it attacks alone (Yuan-Ti Malison) goes alone
+        when the combat calculator rates that above the attack chosen: sent with a Shortcut
+        Seeker into two deathtouch blockers, both were blocked and died (a game against Hard)."""
+        alone = [
+            oid
+            for oid in sorted(objs)
+            if any(o.id == f"a{oid}" for o in d.options)
+            and objs[oid].card.extra.get("unblockable_alone")
+            and forced <= {oid}
+        ]
+        if not alone or len(chosen) == 1 and chosen <= set(alone):
+            return chosen
+        worth = attack_answer_worth(g, d, self.seat)
+        best, best_worth = chosen, worth([f"a{oid}" for oid in sorted(chosen)])
+        for oid in alone:
+            if (w := worth([f"a{oid}"])) > best_worth:
+                best, best_worth = {oid}, w
+        return best
 
     def _keep_guard(
         self,
@@ -339,7 +362,13 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
     blockers = [o for o in g.controlled(opp) if _can_ever_block(g, o)]
     theirs = {o.id: body(g, o) for o in blockers}
     able = {
-        aid: [theirs[o.id] for o in blockers if can_block(g, o, obj)] for aid, obj in objs.items()
+        aid: [theirs[o.id] for o in blockers if can_block(g, o, obj, alone=False)]
+        for aid, obj in objs.items()
+    }
+    # Yuan-Ti Malison can't be blocked while it attacks alone.
+    able_alone = {
+        aid: [theirs[o.id] for o in blockers if can_block(g, o, obj, alone=True)]
+        for aid, obj in objs.items()
     }
     keep_clear = initiative_worth(g, opp)
     on_hit = initiative_drain(g, seat, opp) if g.player(opp).initiative else 0
@@ -352,8 +381,9 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
         at_walkers = frozenset(a.id for a, at_walker in chosen if at_walker)
         ids = {a.id for a in going}
         race = Race(sum(fight(b).to_defender for oid, b in later.items() if oid not in ids))
+        blocks = able_alone if len(going) == 1 else able
         theirs = BlockProblem(
-            going, {a.id: able[a.id] for a in going}, life, at_walkers, keep_clear, on_hit, race
+            going, {a.id: blocks[a.id] for a in going}, life, at_walkers, keep_clear, on_hit, race
         )
         return -theirs.worth(theirs.plan())
 

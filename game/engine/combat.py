@@ -91,7 +91,9 @@ def declare_attackers(g: GameState) -> Gen:
     fire(g, "attackers_declared", player=attacker_player, attackers=chosen)
 
 
-def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
+def can_block(g: GameState, blocker: Obj, attacker: Obj, *, alone: bool | None = None) -> bool:
+    """Whether `blocker` may block `attacker` on its own; `alone` says whether the attacker
+    attacks alone (None: as the combat declared)."""
     bc = chars(g, blocker)
     ac = chars(g, attacker)
     if "Creature" not in bc.types or blocker.tapped or bc.cant_block:
@@ -100,7 +102,9 @@ def can_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:
         return False  # CR 702.9b
     if ac.cant_be_blocked_by_walls and "Wall" in bc.subtypes:
         return False
-    if attacker.card.extra.get("unblockable_alone") and g.combat and g.combat.attacked_alone:
+    if alone is None:
+        alone = bool(g.combat and g.combat.attacked_alone)
+    if attacker.card.extra.get("unblockable_alone") and alone:
         return False  # "can't be blocked as long as it's attacking alone" (Yuan-Ti Malison)
     return "protection from creatures" not in ac.keywords
 

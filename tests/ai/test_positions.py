@@ -414,6 +414,13 @@ CASES = [
         ),
     ),
     Case(
+        "malison_attacks_alone_past_deathtouch_blockers.yaml",
+        "bob",
+        _attacks_with("Yuan-Ti Malison"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it attacks only where nothing can kill the attacker",
+    ),
+    Case(
         "malison_kept_out_of_a_trade_with_a_dungeon_crawler.yaml",
         "bob",
         _no_target,
