@@ -6,16 +6,20 @@ instant; against the other player's spell a counterspell when one is worth it.""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from game.engine.carddef import CardDef
-from game.engine.combat import can_attack
+from game.engine.combat import can_attack, can_block
+from game.engine.continuous import chars
 from game.engine.decisions import Decision, Option
 from game.engine.ops import reading
 from game.engine.state import GameState
 from game.engine.worth import permanent_value
 
 from .answers import Answer
+from .combat_math import fight
 from .combat_removal import combat_removal
+from .features import body
 from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
 from .spells import is_counterspell, lost_unless_cast, pointless
@@ -50,6 +54,8 @@ class PriorityRules(Rules):
             if lands and not self.slip(0.1):  # (Easy now and then forgets its land)
                 return self._pick_land(g, lands)
             spells = [o for o in options if o.id.split(":")[0] in ("cast", "castadv", "escape")]
+            if not self.sloppy:
+                spells = [o for o in spells if not self._for_a_combat_not_fought(g, o)]
             scored = [(self._spell_score(g, o), o) for o in spells]
             scored = [(s, o) for s, o in scored if s > 0]
             if scored:
@@ -129,6 +135,42 @@ class PriorityRules(Rules):
             elif not mine and all("you_control" in t.kind for t in face.spell_targets):
                 return 0.0
         return score
+
+    def _for_a_combat_not_fought(self, g: GameState, o: Option) -> bool:
+        """A sorcery that gives a creature something for this turn's combat (Kick in the Door's
+        haste) waits for the main phase after combat when no creature of the seat's could
+        attack well even with it (no blocker of the other player's would kill it and live):
+        cast before combat and the creature then kept home, it reads as a blunder and shows what
+        is coming; after combat its lasting parts (the counter, the venture) are the same.
+        Hard cast Kick in the Door twice before combats it then sat out (a playtest)."""
+        if g.step != "precombat_main":
+            return False
+        face = face_of_option(g, o)
+        if face is None or "Sorcery" not in face.types:
+            return False
+        gifts = [s for s in face.spell if s.get("op") == "modify"]
+        if not any("haste" in s.get("keywords", ()) or s.get("power") for s in gifts):
+            return False
+        grow = sum(s.get("power", 0) for s in gifts) + sum(
+            s.get("amount", 0) for s in face.spell if s.get("counter") == "+1/+1"
+        )
+        shield = sum(s.get("amount", 0) for s in face.spell if s.get("counter") == "+1/+1")
+        opp = g.opponent(self.seat)
+        blockers = [y for y in g.controlled(opp) if is_creature(g, y) and not y.tapped]
+        for x in g.controlled(self.seat):
+            if not is_creature(g, x) or x.tapped or chars(g, x).cant_attack:
+                continue
+            b = body(g, x)
+            a = replace(b, power=b.power + grow, toughness=b.toughness + shield)
+            if a.power <= 0:
+                continue
+            if all(
+                not (x.id in (out := fight(a, [body(g, y)])).dead and y.id not in out.dead)
+                for y in blockers
+                if can_block(g, y, x, alone=False)
+            ):
+                return False
+        return True
 
     def _pick_land(self, g: GameState, lands: list[Option]) -> str:
         """The land that makes the colour the hand lacks most (a basic fixes one colour)."""

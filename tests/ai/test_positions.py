@@ -414,6 +414,13 @@ CASES = [
         ),
     ),
     Case(
+        "kick_in_the_door_waits_when_nothing_would_attack.yaml",
+        "bob",
+        _passes,
+        ("medium", "hard"),
+        EASY_SLIPS + ": it casts its spells before combat",
+    ),
+    Case(
         "malison_attacks_alone_past_deathtouch_blockers.yaml",
         "bob",
         _attacks_with("Yuan-Ti Malison"),
