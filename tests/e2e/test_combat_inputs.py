@@ -324,17 +324,19 @@ def test_the_blocks_line_counts_trample_over_the_blockers_chosen(new_page, live_
         "The attackers left unblocked deal 8 damage; you are at 5 life: lethal."
     )
     past_arrival(bob)
-    adventurer = "#opponent .perm[data-name='Caves of Chaos Adventurer'] .perm-name"
-    bob.locator("#me .perm[data-name='Yuan-Ti Malison'] .perm-name").click()
-    bob.locator(adventurer).click()
+
+    def toggle_block(blocker: str) -> None:
+        """Pick bob's `blocker`, then the Adventurer: the block made, or taken back."""
+        bob.locator(f"#me .perm[data-name='{blocker}'] .perm-name").click()
+        bob.locator("#opponent .perm[data-name='Caves of Chaos Adventurer'] .perm-name").click()
+
+    toggle_block("Yuan-Ti Malison")
     expect(line).to_have_text(
         "The attackers left unblocked deal 3 damage, trample 4 more over blockers; "
         "you are at 5 life: lethal."
     )
-    bob.locator("#me .perm[data-name='Yuan-Ti Malison'] .perm-name").click()
-    bob.locator(adventurer).click()
-    bob.locator("#me .perm[data-name='Veteran Dungeoneer'] .perm-name").click()
-    bob.locator(adventurer).click()
+    toggle_block("Yuan-Ti Malison")
+    toggle_block("Veteran Dungeoneer")
     expect(line).to_have_text(
         "The attackers left unblocked deal 3 damage, trample 1 more over blockers; "
         "you are at 5 life."
