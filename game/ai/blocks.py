@@ -4,10 +4,9 @@
 2. trades: a blocker that dies killing an attacker worth at least as much (any blocker that
    kills it while the player is in danger);
 3. gang blocks: two to four blockers on one attacker when together they kill it for less than
-   it is worth, with the life its damage would take this turn (a big attacker no two of them can
-   kill), or two that stop a menace attacker
-   that neither could block alone; and a blocker added to a block that holds an attacker off,
-   so that together they kill it;
+   it is worth with the life its damage would take this turn (a big attacker no two of them
+   can kill), or two that stop a menace attacker that neither could block alone; and a blocker
+   added to a block that holds an attacker off, so that together they kill it;
 4. chump blocks, only while the player is in danger (the damage still coming would leave it at
    DANGER life or less: dead, or within reach of a burn spell or a room's drain): the cheapest
    blockers in front of the attackers whose damage they stop most;
