@@ -51,7 +51,11 @@ class CombatRules(Rules):
         read = habits(g, opp) if self.sloppy == 0 else Habits()
         blockers = [o for o in g.controlled(opp) if _can_ever_block(g, o)]
         if read.never_blocks:
-            blockers = []  # it has let every attacker through so far
+            # It has let every attacker through so far; a free kill is still taken by anyone.
+            # Declined blocks say little when every block lost a creature: read from four
+            # declines against a first-strike deathtouch attacker, Hard sent Barrowin (6/6)
+            # into an untapped Purple Worm (9/8) and lost it for nothing (a playtest).
+            blockers = [o for o in blockers if any(beats(g, o, objs[oid]) for oid in mine)]
         objs.update((o.id, o) for o in blockers)
         theirs = [body(g, o) for o in blockers]
 
@@ -344,6 +348,15 @@ def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer
         return p.worth(blocks)
 
     return worth
+
+
+def beats(g: GameState, blocker: Obj, attacker: Obj) -> bool:
+    """Whether `blocker` may block `attacker` and, alone in front of it, kills it and lives (by
+    the combat calculator): a block a player who never blocks still makes."""
+    if not can_block(g, blocker, attacker, alone=False):
+        return False
+    out = fight(body(g, attacker), [body(g, blocker)])
+    return attacker.id in out.dead and blocker.id not in out.dead
 
 
 def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer], float]:

@@ -14,7 +14,8 @@ Medium:
 The style of a world depends only on the world's number, never on what the world holds, so the
 mix is the same in every game that looks the same to the seat. What the other player has shown
 of its habits in the public log (habits.py) is kept in every style: one that has never blocked
-does not block in the sampled games, one that has never attacked does not attack.
+blocks in the sampled games only where a blocker kills an attacker and lives, one that has never
+attacked does not attack.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from game.engine.decisions import Decision
 from game.engine.state import GameState
 
 from .answers import Answer, valid_subset
+from .combat import beats
 from .habits import habits
 from .policy import Policy
 
@@ -55,10 +57,19 @@ class Tricky(Policy):
 
 
 class NeverBlocks(Policy):
-    """The habit of a player who has let every attacker through so far."""
+    """The habit of a player who has let every attacker through so far: it blocks only where a
+    blocker kills an attacker and lives (`combat.beats`), a free kill anyone takes."""
 
     def on_declare_blockers(self, g: GameState, d: Decision) -> Answer:
-        return []
+        chosen: list[str] = []
+        used: set[int] = set()
+        for o in d.options:
+            blocker, attacker = o.data  # type: ignore[misc]
+            if blocker.id in used or attacker.id in used or not beats(g, blocker, attacker):
+                continue
+            chosen.append(o.id)
+            used |= {blocker.id, attacker.id}
+        return valid_subset(d, chosen)
 
 
 class NeverAttacks(Policy):

@@ -66,7 +66,13 @@ class PriorityRules(Rules):
                     return self.rng.choice(scored)[1].id  # no thought for the curve
                 return scored[0][1].id
             if g.step == "postcombat_main":
-                acts = [o for o in options if o.id.startswith("act:") and self._ability_ok(g, o)]
+                acts = [
+                    o
+                    for o in options
+                    if o.id.startswith("act:")
+                    and self._ability_ok(g, o)
+                    and not self._equipment_already_worn(g, o)
+                ]
                 if acts:
                     return acts[0].id
             if g.step == "precombat_main":
@@ -221,6 +227,19 @@ class PriorityRules(Rules):
         if holder is not None and holder.controller == self.seat and can_attack(g, holder):
             return False
         return any(can_attack(g, x) for x in g.controlled(self.seat))
+
+    def _equipment_already_worn(self, g: GameState, o: Option) -> bool:
+        """An equip ability of Equipment already on a creature of the seat's: after combat,
+        moving it gains nothing, and equipping the creature that wears it does nothing at all
+        (CR 701.3b). Hard paid {3} to equip Plate Armor to the creature wearing it (a playtest)."""
+        obj = g.find(o.objs[0])
+        if obj is None or obj.attached_to is None:
+            return False
+        ability = obj.card.activated[int(o.id.split(":")[2])]
+        if not any(s.get("op") == "attach" for s in ability.effect):
+            return False
+        holder = g.find(obj.attached_to)
+        return holder is not None and holder.controller == self.seat
 
     def _loyalty(self, g: GameState, o: Option) -> bool:
         obj = g.find(o.objs[0])

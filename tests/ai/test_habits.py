@@ -57,8 +57,20 @@ def attacks_before_and_after(game: Engine, line: str, times: int) -> tuple[list,
 
 def test_medium_attacks_a_player_who_never_blocks() -> None:
     before, after = attacks_before_and_after(position(FILE), "alice declares no blockers", 2)
-    assert before == [[]] * 3, f"it attacked into the Worm unread: {before}"
+    assert before == [["Dungeon Crawler"]] * 3, f"the Outrider ran into a trade down: {before}"
     assert after == [["Dungeon Crawler", "Grizzled Outrider"]] * 3, after
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_free_kill_is_feared_from_a_player_who_never_blocks(level: str) -> None:
+    """Declined blocks don't say a player would decline a block that kills and lives: no
+    attacker goes into the Worm, however many blocks were declined."""
+    game = position(FILE.parent / "a_free_kill_is_feared_from_a_player_who_never_blocks.yaml")
+    for _ in range(4):
+        game.state.note("alice declares no blockers")
+    assert habits(game.state, "alice").never_blocks
+    for seed in range(3):
+        assert _labels(game, decide(level, game, "bob", seed)) == [], seed
 
 
 @pytest.mark.parametrize("world", range(len(STYLES)))

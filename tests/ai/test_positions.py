@@ -413,6 +413,7 @@ CASES = [
             "Dungeon Crawler blocks Gloom Stalker", "Yuan-Ti Fang-Blade blocks Gloom Stalker"
         ),
     ),
+    Case("no_equip_to_the_creature_that_wears_it.yaml", "bob", _passes),
     Case(
         "kick_in_the_door_waits_when_nothing_would_attack.yaml",
         "bob",
