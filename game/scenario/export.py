@@ -17,6 +17,7 @@ import yaml
 from game.engine.cards import TOKENS
 from game.engine.kinds import PRIORITY
 from game.engine.mana import MANA_KINDS
+from game.engine.tokens import token_kind
 
 if TYPE_CHECKING:
     from game.engine.game import Engine
@@ -94,7 +95,7 @@ def _player_unwritable(g: GameState, p: Player) -> str | None:
             return f"{o.name} is controlled by a player who does not own it"
         if o.token and o.zone != "battlefield":
             return f"a token outside the battlefield ({o.name})"
-        if o.token and TOKENS.get(o.name) is not o.card:
+        if o.token and TOKENS.get(token_kind(o.card)) is not o.card:
             return f"a token a scenario cannot name ({o.name})"
         if o.zone != "battlefield" and (o.counters or o.damage or o.tapped):
             return f"a card with counters outside the battlefield ({o.name})"
@@ -144,7 +145,7 @@ def _player_setup(g: GameState, p: Player) -> dict[str, Any]:
 
 
 def _permanent(g: GameState, o: Obj) -> dict[str, Any]:
-    out: dict[str, Any] = {"token": o.name} if o.token else {"card": o.name}
+    out: dict[str, Any] = {"token": token_kind(o.card)} if o.token else {"card": o.name}
     if o.tapped:
         out["tapped"] = True
     if o.sick:

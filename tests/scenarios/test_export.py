@@ -142,3 +142,26 @@ def test_what_a_point_cannot_say_is_named() -> None:
             game.answer(d.player, [] if d.multi else d.options[0].id)
     assert None in reasons
     assert "something is on the stack" in reasons
+
+
+def test_a_token_whose_kind_shares_a_name_is_written_by_its_kind() -> None:
+    """The 4/1 Skeleton with menace and the 1/1 Skeleton share a name: each is written as its
+    own kind and reads back as it."""
+    text = """
+name: Two Skeletons
+turn: {number: 3, active: alice, step: precombat_main}
+setup:
+  alice:
+    library: [Swamp, Swamp]
+    battlefield: [{token: Skeleton}, {token: "Skeleton 4/1 menace"}, Swamp]
+  bob:
+    library: [Swamp, Swamp]
+"""
+    scenario = parse_scenario(text, "skeletons.yaml")
+    dungeons = official_dungeons()
+    game = Engine(
+        GameSetup(scenario.players, 0, dungeons=dungeons, position=_plain(scenario.position))
+    )
+    assert unwritable(game) is None
+    written = assert_reads_back(game, dungeons)
+    assert "token: Skeleton 4/1 menace" in written and "token: Skeleton\n" in written
