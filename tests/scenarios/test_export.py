@@ -147,16 +147,9 @@ def test_what_a_point_cannot_say_is_named() -> None:
 def test_a_token_whose_kind_shares_a_name_is_written_by_its_kind() -> None:
     """The 4/1 Skeleton with menace and the 1/1 Skeleton share a name: each is written as its
     own kind and reads back as it."""
-    text = """
-name: Two Skeletons
-turn: {number: 3, active: alice, step: precombat_main}
-setup:
-  alice:
-    library: [Swamp, Swamp]
-    battlefield: [{token: Skeleton}, {token: "Skeleton 4/1 menace"}, Swamp]
-  bob:
-    library: [Swamp, Swamp]
-"""
+    from tests.web.helpers import position_text
+
+    text = position_text("two_skeletons.yaml")
     scenario = parse_scenario(text, "skeletons.yaml")
     dungeons = official_dungeons()
     game = Engine(

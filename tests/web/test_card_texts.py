@@ -40,27 +40,14 @@ def test_it_needs_no_login_and_says_nothing_of_any_game(client):
 def test_two_kinds_of_token_with_one_name_each_show_their_own_face(client):
     """The 1/1 Skeleton and the 4/1 Skeleton with menace share a name: each shows its own
     power and toughness unmarked (no "down" on the 1/1) and the zoom looks up its own kind."""
-    from tests.web.helpers import make_player, start_from_text
+    from tests.web.helpers import make_player, start_position
 
     cards = client.get("/cards.json").json()
     assert cards["Skeleton"]["pt"] == "1/1" and cards["Skeleton"]["text"] == ""
     assert cards["Skeleton 4/1 menace"]["pt"] == "4/1"
     assert cards["Skeleton 4/1 menace"]["text"] == "Menace"
     alice, bob = make_player("alice"), make_player("bob")
-    game = start_from_text(
-        alice,
-        bob,
-        """
-name: Two Skeletons
-turn: {number: 3, active: alice, step: precombat_main}
-setup:
-  alice:
-    library: [Swamp, Swamp]
-    battlefield: [{token: Skeleton}, {token: "Skeleton 4/1 menace"}, Swamp]
-  bob:
-    library: [Swamp, Swamp]
-""",
-    )
+    game = start_position(alice, bob, "two_skeletons.yaml")
     client.force_login(alice.user)
     page = client.get(game.get_absolute_url()).content.decode()
     assert page.count('data-name="Skeleton"') == 2
