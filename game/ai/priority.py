@@ -13,7 +13,7 @@ from game.engine.combat import can_attack, can_block
 from game.engine.continuous import chars
 from game.engine.decisions import Decision, Option
 from game.engine.ops import reading
-from game.engine.state import GameState
+from game.engine.state import GameState, Obj
 from game.engine.worth import permanent_value
 
 from .answers import Answer
@@ -217,13 +217,10 @@ class PriorityRules(Rules):
         that can attack, while one can: equipped after combat, it would sit out the attack."""
         if not o.id.startswith("act:") or not self._ability_ok(g, o):
             return False
-        obj = g.find(o.objs[0])
-        if obj is None:
+        equipment = _equipment_of(g, o)
+        if equipment is None:
             return False
-        ability = obj.card.activated[int(o.id.split(":")[2])]
-        if not any(s.get("op") == "attach" for s in ability.effect):
-            return False
-        holder = g.find(obj.attached_to) if obj.attached_to is not None else None
+        holder = _holder(g, equipment)
         if holder is not None and holder.controller == self.seat and can_attack(g, holder):
             return False
         return any(can_attack(g, x) for x in g.controlled(self.seat))
@@ -232,13 +229,8 @@ class PriorityRules(Rules):
         """An equip ability of Equipment already on a creature of the seat's: after combat,
         moving it gains nothing, and equipping the creature that wears it does nothing at all
         (CR 701.3b). Hard paid {3} to equip Plate Armor to the creature wearing it (a playtest)."""
-        obj = g.find(o.objs[0])
-        if obj is None or obj.attached_to is None:
-            return False
-        ability = obj.card.activated[int(o.id.split(":")[2])]
-        if not any(s.get("op") == "attach" for s in ability.effect):
-            return False
-        holder = g.find(obj.attached_to)
+        equipment = _equipment_of(g, o)
+        holder = _holder(g, equipment) if equipment is not None else None
         return holder is not None and holder.controller == self.seat
 
     def _loyalty(self, g: GameState, o: Option) -> bool:
@@ -252,6 +244,19 @@ class PriorityRules(Rules):
             return True
         # A minus ability only when it leaves the planeswalker alive.
         return obj.counters.get("loyalty", 0) + ability.loyalty > 0
+
+
+def _equipment_of(g: GameState, o: Option) -> Obj | None:
+    """The permanent whose ability `o` activates, when that ability attaches it (equip)."""
+    obj = g.find(o.objs[0]) if o.objs else None
+    if obj is None:
+        return None
+    ability = obj.card.activated[int(o.id.split(":")[2])]
+    return obj if any(s.get("op") == "attach" for s in ability.effect) else None
+
+
+def _holder(g: GameState, equipment: Obj) -> Obj | None:
+    return g.find(equipment.attached_to) if equipment.attached_to is not None else None
 
 
 def option_lost_unless_cast(g: GameState, o: Option) -> bool:
