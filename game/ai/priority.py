@@ -157,10 +157,8 @@ class PriorityRules(Rules):
         gifts = [s for s in face.spell if s.get("op") == "modify"]
         if not any("haste" in s.get("keywords", ()) or s.get("power") for s in gifts):
             return False
-        grow = sum(s.get("power", 0) for s in gifts) + sum(
-            s.get("amount", 0) for s in face.spell if s.get("counter") == "+1/+1"
-        )
         shield = sum(s.get("amount", 0) for s in face.spell if s.get("counter") == "+1/+1")
+        grow = sum(s.get("power", 0) for s in gifts) + shield
         opp = g.opponent(self.seat)
         blockers = [y for y in g.controlled(opp) if is_creature(g, y) and not y.tapped]
         for x in g.controlled(self.seat):
