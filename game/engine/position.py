@@ -86,6 +86,13 @@ def _place_player(
         for i, card_name in enumerate(spec.get(zone) or []):
             o = Obj(g.new_id(), _card(card_name, f"setup.{name}.{zone}[{i}]"), name, name, zone)
             p.zone(zone).append(o)
+    # Cards of the hand the other player has seen, each a copy not yet marked (the loader has
+    # checked that the hand holds them all).
+    for card_name in spec.get("revealed") or []:
+        o = next((x for x in p.hand if x.name == card_name and not x.revealed), None)
+        if o is None:
+            raise PositionError(f"setup.{name}.revealed: {card_name!r} is not in the hand")
+        o.revealed = True
     for i, entry in enumerate(spec.get("battlefield") or []):
         entry = {"card": entry} if isinstance(entry, str) else entry
         o = _permanent(g, name, entry, f"setup.{name}.battlefield[{i}]")

@@ -35,6 +35,11 @@ _OBJECT_FLAGS = (
 )
 
 
+# Where a revealed card is written anyway: in the hand by `revealed:`, and in exile, a public
+# zone (CR 406.3), where being revealed changes nothing anyone sees.
+_REVEALED_WRITTEN = ("hand", "exile")
+
+
 def unwritable(engine: Engine) -> str | None:
     """Why this point can't be a scenario's position, or None when it can."""
     g = engine.state
@@ -89,7 +94,7 @@ def _player_unwritable(g: GameState, p: Player) -> str | None:
         if plain:
             continue
         for attr, what in _OBJECT_FLAGS:
-            if getattr(o, attr):
+            if getattr(o, attr) and not (attr == "revealed" and o.zone in _REVEALED_WRITTEN):
                 return f"{what} ({o.name})"
         if o.zone == "battlefield" and o.controller != o.owner:
             return f"{o.name} is controlled by a player who does not own it"
@@ -125,6 +130,9 @@ def _player_setup(g: GameState, p: Player) -> dict[str, Any]:
         cards = [o.name for o in p.zone(zone)]
         if cards:
             out[zone] = cards
+    revealed = [o.name for o in p.hand if o.revealed]
+    if revealed:
+        out["revealed"] = revealed
     battlefield = [_permanent(g, o) for o in g.controlled(p.name)]
     if battlefield:
         out["battlefield"] = battlefield

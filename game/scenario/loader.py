@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,7 @@ PLAYER_SETUP_KEYS = {
     "lands_played",
     "mana_pool",
     "poison",
+    "revealed",
     "ventured_this_turn",
 }
 PERMANENT_KEYS = {
@@ -306,6 +308,7 @@ def _check_player_setup(path: str, pname: str, spec: dict, aliases: set[str]) ->
         for i, card in enumerate(cards):
             if not isinstance(card, str) or card not in CARDS:
                 raise ScenarioError(path, line_of(cards, i), _unknown_card(card))
+    _check_revealed(path, spec, where)
     battlefield = spec.get("battlefield") or []
     if not isinstance(battlefield, list):
         raise err(spec, "battlefield", f"{where}.battlefield must be a list of permanents")
@@ -355,6 +358,27 @@ def _check_player_setup(path: str, pname: str, spec: dict, aliases: set[str]) ->
             f"mana_pool must map a kind of mana ({' '.join(MANA_KINDS)}) to how much "
             f"(0 to {MAX_POOL_MANA:,}), e.g. {{W: 1, R: 2}}",
         )
+
+
+def _check_revealed(path: str, spec: dict, where: str) -> None:
+    """`revealed`: cards of the hand the other player has seen, so each one is in `hand` (the
+    zones are checked first: every name is a card)."""
+    revealed = spec.get("revealed") or []
+    if not isinstance(revealed, list):
+        raise ScenarioError(
+            path, line_of(spec, "revealed"), f"{where}.revealed must be a list of card names"
+        )
+    left = Counter(spec.get("hand") or [])
+    for i, card in enumerate(revealed):
+        if not isinstance(card, str) or card not in CARDS:
+            raise ScenarioError(path, line_of(revealed, i), _unknown_card(card))
+        if left[card] == 0:
+            raise ScenarioError(
+                path,
+                line_of(revealed, i),
+                f"{where}.revealed names {card!r} more times than {where}.hand holds it",
+            )
+        left[card] -= 1
 
 
 def _check_permanent(path: str, entry: Any, line: int, aliases: set[str]) -> None:

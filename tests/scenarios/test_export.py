@@ -37,6 +37,7 @@ def comparable(engine: Engine) -> dict:
         out[name]["lands_played"] = g.player(name).lands_played
         out[name]["ventured"] = g.player(name).ventures_this_turn
         out[name]["completed"] = [c["dungeon"] for c in p["completed"]]
+        out[name]["revealed"] = sorted(o.name for o in g.player(name).hand if o.revealed)
         out[name]["battlefield"] = sorted(
             (repr({k: v for k, v in perm.items() if k not in ("id", "alias")}))
             for perm in p["battlefield"]
@@ -124,6 +125,34 @@ def test_poison_counters_are_written_and_read_back() -> None:
     assert unwritable(game) is None
     text = assert_reads_back(game, dungeons)
     assert "poison: 9" in text
+
+
+def test_a_card_revealed_into_a_hand_is_written_and_read_back_revealed() -> None:
+    """Secret Entrance and the like reveal the land they put into a hand: a point after it is
+    written with `revealed:`, and the card is known to the other player again when read back
+    (random games 1 and 8 of the preset decks have such points)."""
+    dungeons = official_dungeons()
+    written = 0
+    for i in (1, 8):
+        for game in random_game(i):
+            shown = [o for p in game.state.players for o in p.hand if o.revealed]
+            if shown and unwritable(game) is None and len(game.answers) % 5 == 0:
+                text = assert_reads_back(game, dungeons)
+                assert "revealed:" in text
+                written += 1
+    assert written >= 4
+
+
+def test_a_revealed_card_in_a_position_is_shown_to_the_other_player_only() -> None:
+    text = (
+        "name: n\nplayers: [alice, bob]\n"
+        "setup:\n  alice: {hand: [Forest, Forest, Island], revealed: [Forest]}\n"
+    )
+    scenario = parse_scenario(text, "revealed.yaml")
+    game = Engine(GameSetup(scenario.players, 0, position=_plain(scenario.position)))
+    assert [o.revealed for o in game.state.player("alice").hand] == [True, False, False]
+    assert game.view_for("bob")["players"]["alice"]["revealed_hand"] == ["Forest"]
+    assert "    revealed:\n    - Forest\n" in position_file(game, "again")
 
 
 def test_what_a_point_cannot_say_is_named() -> None:
