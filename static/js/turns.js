@@ -1,11 +1,11 @@
 // "Your turn" while a page of the site is open: every so often the page asks /turns.json for the
-// games in which this player must decide now (views/lobby.turns_json), shows their number in the
-// header, and, if the player turned notifications on in this browser, shows the browser's
-// notification for each turn that is new since the page last looked. A turn is a game and the
-// instant its decision was handed out (`since`): the same turn is told once, whichever of the
-// site's tabs sees it first (localStorage remembers the turns told). Turns already waiting when
-// a page opens are not news: they are listed, not notified. Nothing is notified for the game on
-// the page in view.
+// games in which this player must decide now (views/lobby.turns_json), shows in the header how
+// many wait elsewhere, and, if the player turned notifications on in this browser, shows the
+// browser's notification for each turn that is new since the page last looked. A turn is a game
+// and the instant its decision was handed out (`since`): the same turn is told once, whichever of
+// the site's tabs sees it first (localStorage remembers the turns told). Turns already waiting
+// when a page opens are not news: they are listed, not notified. The game on the page in view is
+// neither counted nor notified: the player is at that table.
 (function () {
   "use strict";
   var url = document.body.getAttribute("data-turns-url");
@@ -58,11 +58,13 @@
     });
   });
 
+  // The header counts the games waiting elsewhere: the one on the page in view is being played.
   function badge(turns) {
     var link = document.getElementById("turns-badge");
     if (!link) return;
-    link.hidden = turns.length === 0;
-    link.querySelector(".count").textContent = turns.length ? "(" + turns.length + ")" : "";
+    var elsewhere = turns.filter(function (t) { return t.url !== location.pathname; });
+    link.hidden = elsewhere.length === 0;
+    link.querySelector(".count").textContent = elsewhere.length ? "(" + elsewhere.length + ")" : "";
   }
 
   function tell(turns) {

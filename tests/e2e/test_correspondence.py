@@ -108,8 +108,12 @@ def test_a_correspondence_game_a_move_your_turn_a_mail_and_a_claim(
     row = mine.locator("#your-turn-list .your-turn")
     expect(row).to_contain_text(f"vs {second.display_name}")
     expect(row).to_contain_text("left")
-    row.get_by_role("link", name="Play").click()
+    with mine.expect_response(lambda r: "/turns.json" in r.url):
+        row.get_by_role("link", name="Play").click()
     expect(mine.locator("#answer-time")).to_contain_text("Your turn: you have")
+    # The header's "Your turn" counts games waiting elsewhere: not the one at this table.
+    mine.wait_for_timeout(300)
+    expect(mine.locator("#turns-badge")).to_be_hidden()
     expect(mine.locator("#answer-time")).to_contain_text("(3 days per move)")
     save_readme_picture(mine, "correspondence-your-turn.png")
     _answer_until_it_is_theirs(mine, game, seats[first.pk].engine_name)
