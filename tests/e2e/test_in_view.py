@@ -2,8 +2,8 @@
 Chromium at 1280x800 and 390x844: the blockers and their attackers beside the prompt on a
 laptop (a busy table puts your creatures below the fold), the whole hand for the mulligan, the
 cards to put on the bottom and a discard, names whole on the battlefield (a land's "Swamp #1"),
-and on a phone "Pass until my next turn" and every card's button brought above the docked prompt
-and stack."""
+on a phone "Pass until my next turn" and every card's button brought above the docked prompt
+and stack, and the blocks' lines clear of the "can act" tags."""
 
 from __future__ import annotations
 
@@ -46,6 +46,51 @@ def dock_top(page) -> float:
                    .filter(e => e && e.checkVisibility())
                    .map(e => e.getBoundingClientRect().top), innerHeight)"""
     )
+
+
+# Each "can act" tag shown (a card's ::before, venture.css) that lies on a pairing line (the line
+# from a blocker to its attacker, venture.js): on a point of the line (its 3 px stroke) or on the
+# dot at one of its ends. A pseudo-element has no box to ask for: the tag's is worked out from its
+# computed style.
+TAGS_ON_LINES = """() => {
+    const layer = document.getElementById('pairings');
+    if (!layer) return [];
+    const o = layer.getBoundingClientRect(), points = [];
+    for (const line of layer.querySelectorAll('line')) {
+        const [x1, x2] = ['x1', 'x2'].map(a => o.left + parseFloat(line.getAttribute(a)));
+        const [y1, y2] = ['y1', 'y2'].map(a => o.top + parseFloat(line.getAttribute(a)));
+        const n = Math.ceil(Math.hypot(x2 - x1, y2 - y1));
+        for (let i = 0; i <= n; i++) points.push([x1 + (x2 - x1) * i / n, y1 + (y2 - y1) * i / n]);
+    }
+    const dots = Array.from(layer.querySelectorAll('circle'), c => c.getBoundingClientRect());
+    return Array.from(document.querySelectorAll('.perm')).filter(card => {
+        const tag = getComputedStyle(card, '::before');
+        if (!tag.content.includes('can act')) return false;
+        const px = (...keys) => keys.reduce((sum, key) => sum + parseFloat(tag[key]), 0);
+        const r = card.getBoundingClientRect(), shift = new DOMMatrix(tag.transform);
+        const left = r.left + card.clientLeft + px('left') + shift.m41;
+        const top = r.top + card.clientTop + px('top') + shift.m42;
+        const right = left + px('width', 'paddingLeft', 'paddingRight');
+        const bottom = top + px('height', 'paddingTop', 'paddingBottom');
+        return points.some(([x, y]) => x >= left - 1.5 && x <= right + 1.5 && y >= top - 1.5
+                                       && y <= bottom + 1.5)
+            || dots.some(d => d.left <= right && left <= d.right && d.top <= bottom
+                              && top <= d.bottom);
+    }).map(card => card.dataset.name);
+}"""
+
+# The Block buttons a finger can press where the page is now: above the docked prompt, and what
+# is under the middle of each is the button itself.
+BLOCKS_IN_REACH = """() => {
+    const dock = Math.min(...['prompt', 'stack'].map(id => document.getElementById(id))
+                          .filter(e => e && e.checkVisibility())
+                          .map(e => e.getBoundingClientRect().top), innerHeight);
+    return Array.from(document.querySelectorAll('#me .perm-actions .block-with'), (button, i) => {
+        const r = button.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return r.top >= -1 && r.bottom <= dock + 0.5 && button.contains(hit) ? i : null;
+    }).filter(i => i !== null);
+}"""
 
 
 def attack_with_all(alice) -> None:
@@ -93,6 +138,8 @@ def test_a_laptop_shows_the_blockers_and_their_attackers_beside_the_prompt(open_
     pairs = bob.locator("#prompt .block-pairs li")
     expect(pairs).to_have_count(1)
     expect(pairs.first).to_have_text(re.compile(r"^your Acererak the Archlich .*Grizzled Outrider"))
+    expect(bob.locator("#pairings line.pairing.proposed")).to_have_count(1)
+    assert bob.evaluate(TAGS_ON_LINES) == []
     assert in_the_viewport(box(bob, "#prompt .block-pairs"), DESKTOP)
     assert in_the_viewport(box(bob, "#prompt #confirm"), DESKTOP)
 
@@ -131,6 +178,41 @@ def test_a_phone_brings_every_blocker_and_pass_until_my_next_turn_above_the_dock
     expect(mine(bob)).to_have_class(re.compile(r"\bfolded\b"))
     bob.locator("#pass-turn").tap()
     expect(bob.locator("#pace .passing")).to_have_text("Passing until my next turn…")
+
+
+def test_a_phone_keeps_the_blocks_lines_clear_and_every_block_button_within_reach(open_as):
+    """A phone playtest: a blocker's "can act" tag sat on the end of the dashed line from it to
+    the attacker it blocks, and a blocker picked grew a button per attacker that pushed the
+    creatures under it, Block buttons and all, behind the docked prompt (the tester tapped the
+    cards instead). Picking leaves the other Block buttons where a finger is, no tag covers a
+    line, and every Block button scrolled into view is above the dock and takes the tap."""
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url(), phone=True)
+    attack_with_all(alice)
+    to_blocks(bob)
+    blocks = bob.locator("#me .perm-actions .block-with")
+    expect(blocks).to_have_count(7)
+    in_reach = bob.evaluate(BLOCKS_IN_REACH)
+    assert 0 in in_reach, in_reach
+    acererak = bob.locator("#me .perm[data-name='Acererak the Archlich']")
+    acererak.locator(".block-with").tap()
+    expect(acererak).to_have_class(re.compile(r"\bblock-source\b"))
+    expect(bob.locator("#prompt .block-picking")).to_be_visible()
+    # (A card that grew pushed the buttons under it behind the dock, or, where the browser kept
+    # them in place, those above it off the top of the screen.)
+    assert bob.evaluate(BLOCKS_IN_REACH) == in_reach
+    bob.locator("#opponent .perm.attacking[data-name='Grizzled Outrider'] .perm-name").tap()
+    expect(bob.locator("#prompt .block-pairs li")).to_have_count(1)
+    expect(acererak.locator(".block-with")).to_have_text("Blocks alice's Grizzled Outrider")
+    expect(bob.locator("#pairings line.pairing.proposed")).to_have_count(1)
+    assert bob.evaluate(TAGS_ON_LINES) == []
+    # The dock is taller by the block's line: each Block button still comes clear of it.
+    for i in range(7):
+        for start in (0, 100_000):
+            bob.evaluate(f"window.scrollTo(0, {start})")
+            blocks.nth(i).evaluate("e => e.scrollIntoView({block: 'nearest'})")
+            assert i in bob.evaluate(BLOCKS_IN_REACH), (i, start)
 
 
 def test_a_phone_keeps_pass_until_my_next_turn_above_the_stack_docked_over_the_prompt(open_as):
