@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from game.engine import kinds
+from game.engine.continuous import chars
 from game.engine.decisions import Decision, IllegalAnswer, Option
 from game.engine.game import Engine
-from game.engine.state import GameState
+from game.engine.state import GameState, Obj
 
 from .answers import Answer, safe_answer
+from .blocks import DANGER, worst_order
+from .combat_math import fight
+from .features import body
 from .priority import face_of_option, option_lost_unless_cast
 from .spells import pointless
 from .targets import option_gains
@@ -52,9 +56,9 @@ def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> l
     if d.kind == kinds.PRIORITY:
         add_all(_priority(game, seat, d, medium))
     elif d.kind == kinds.DECLARE_ATTACKERS:
-        add_all(_attacks(d, medium))
+        add_all(filter(combat_kept(game.state, seat, d, medium), _attacks(d, medium)))
     elif d.kind == kinds.DECLARE_BLOCKERS:
-        add_all(_blocks(d, medium))
+        add_all(filter(combat_kept(game.state, seat, d, medium), _blocks(d, medium)))
     elif d.kind == kinds.CHOOSE_TARGETS and not d.ordered:
         add_all(_targets(game, seat, d, medium))
     elif not d.multi and not d.ordered:
@@ -113,6 +117,75 @@ def _trick_may_matter(g: GameState, seat: str, o: Option, responding: bool) -> b
     found = effect_of(g, o)
     gains = boosts(found[0]) if found is not None else None
     return responding and gains is not None and any(b.toughness > 0 for b in gains.values())
+
+
+def combat_kept(g: GameState, seat: str, d: Decision, medium: Answer) -> Callable[[Answer], bool]:
+    """Which attacks (or blocks) are worth a search: none sending a creature that would do
+    nothing by attacking (`_idle_attackers`), none with a chump block the seat does not need
+    (`_chumps_allowed`), unless Medium's own answer does the same."""
+    if d.kind == kinds.DECLARE_ATTACKERS:
+        idle = _idle_attackers(g, seat, d) - _chosen_objects(d, medium)
+        return lambda answer: not idle & _chosen_objects(d, answer)
+    if _chumps_allowed(g, seat, d, medium):
+        return lambda answer: True
+    return lambda answer: not _chumps(g, d, answer)
+
+
+def _chosen_objects(d: Decision, answer: Answer) -> set[int]:
+    """The attackers (or blockers) an answer names."""
+    ids = [answer] if isinstance(answer, str) else answer
+    return {d.option(i).objs[0] for i in ids}
+
+
+def _idle_attackers(g: GameState, seat: str, d: Decision) -> set[int]:
+    """Creatures that would do nothing by attacking: no power (no combat damage, so no life and
+    no initiative taken) and nothing that triggers on an attack. Tapped, such a creature is only
+    a blocker lost for the other turn. Hard's sampled games can still rate its attack higher
+    (its own side's Medium blocks better without it: a playtest's 0/4 Cloister Gargoyle attacked
+    alone), so it is no candidate unless Medium's own attack sends it."""
+    if any(t.trigger == "you_attack" for o in g.controlled(seat) for t in o.card.triggers):
+        return set()
+    idle = set()
+    for opt in d.options:
+        obj = opt.data[0]  # type: ignore[index]
+        if chars(g, obj).power <= 0 and not any(
+            t.trigger == "self_attacks" for t in obj.card.triggers
+        ):
+            idle.add(obj.id)
+    return idle
+
+
+def _chumps(g: GameState, d: Decision, answer: Answer) -> bool:
+    """Whether a block assignment has a chump block: blockers in front of an attacker that lose
+    one of theirs and do not kill it (by the combat calculator)."""
+    groups: dict[int, tuple[Obj, list[Obj]]] = {}
+    for i in [answer] if isinstance(answer, str) else answer:
+        blocker, attacker = d.option(i).data  # type: ignore[misc]
+        groups.setdefault(attacker.id, (attacker, []))[1].append(blocker)
+    for attacker, blockers in groups.values():
+        a = body(g, attacker)
+        out = fight(a, worst_order(a, [body(g, b) for b in blockers]))
+        if a.id not in out.dead and any(b.id in out.dead for b in blockers):
+            return True
+    return False
+
+
+def _chumps_allowed(g: GameState, seat: str, d: Decision, medium: Answer) -> bool:
+    """Whether Hard may weigh chump blocks: when Medium's blocks chump too, when the seat holds
+    the initiative (combat damage to it would take the initiative, CR 725.2), or when the whole
+    attack unblocked would leave it in danger (blocks.DANGER). Otherwise a chump trades a
+    creature for life it can spare, and the sampled games, which end with the other player's
+    turn, cannot see what the creature would have done next: a playtest's Goblin chump-blocked
+    a 5/5 lifelinker at 20 life instead of attacking for the initiative on its own turn."""
+    if _chumps(g, d, medium) or g.player(seat).initiative:
+        return True
+    combat = g.combat
+    coming = 0
+    for oid, aim in combat.attackers.items() if combat is not None else ():
+        attacker = g.find(oid)
+        if aim == seat and attacker is not None:
+            coming += fight(body(g, attacker)).to_defender
+    return g.player(seat).life - coming <= DANGER
 
 
 def _choices_by_object(d: Decision) -> list[list[str]]:
@@ -222,4 +295,4 @@ def _key(answer: Answer) -> tuple[str, ...]:
     return (answer,) if isinstance(answer, str) else tuple(sorted(answer))
 
 
-__all__ = ["ENUMERATE_MAX", "candidate_answers"]
+__all__ = ["ENUMERATE_MAX", "candidate_answers", "combat_kept"]

@@ -30,6 +30,8 @@ class Case:
     # slips, docs/ai.md), and `why` says so.
     levels: tuple[str, ...] = LEVELS
     why: str = ""
+    # Where a misplay came at some seeds only, the seeds that show it (Hard's sampled games).
+    seeds: tuple[int, ...] = tuple(SEEDS)
 
 
 def _controllers(game: Engine, ids: list[str]) -> list[str]:
@@ -415,6 +417,17 @@ CASES = [
     ),
     Case("no_equip_to_the_creature_that_wears_it.yaml", "bob", _passes),
     Case(
+        "lost_mine_for_two_gargoyles_waiting_on_a_completion.yaml",
+        "bob",
+        _chooses("Lost Mine of Phandelver"),
+    ),
+    Case("lost_mine_for_nadaars_anthem.yaml", "bob", _chooses("Lost Mine of Phandelver")),
+    Case("a_zero_power_gargoyle_stays_home.yaml", "bob", _never_attacks_with("Cloister Gargoyle")),
+    # Hard chump-blocked at seeds 4, 6, 7 and 9 of the first twelve.
+    Case(
+        "no_chump_block_at_20_life.yaml", "alice", _blocks(never=("Goblin",)), seeds=(0, 4, 6, 7, 9)
+    ),
+    Case(
         "kick_in_the_door_waits_when_nothing_would_attack.yaml",
         "bob",
         _passes,
@@ -608,7 +621,7 @@ def test_the_computer_makes_the_move_a_player_expects(case: Case, level: str) ->
     assert d is not None and d.player == case.seat, (
         f"{case.file} must stop at {case.seat}'s decision"
     )
-    for seed in SEEDS:
+    for seed in case.seeds:
         answer = decide(level, game, case.seat, seed)
         ids = answer if isinstance(answer, list) else [answer]
         assert (why := case.wrong(game, ids)) is None, f"{level}, seed {seed}: {why}"
