@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable
 
 from game.engine import kinds
@@ -32,6 +33,8 @@ from .targets import option_gains
 from .tricks import boosts, combat_trick, effect_of, is_trick
 
 ENUMERATE_MAX = 48
+# The number `decisions.dedupe_labels` ends a label with where options would share it.
+_COPY_NUMBER = re.compile(r" #\d+$")
 
 
 def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answer]:
@@ -93,15 +96,20 @@ def _priority(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answ
         return []
     out: list[Answer] = ["pass"]
     seen_labels: set[str] = set()
+    in_hand = {o.id for o in g.player(seat).hand}
     for o in real:
-        if o.label in seen_labels:
-            continue  # two copies of a card are one choice
+        # Two copies of a card in hand are one choice: their options differ only by the number
+        # that tells their labels apart ("cast Dungeon Crawler #2"). Three copies had crowded
+        # passing out of the five candidates kept.
+        label = _COPY_NUMBER.sub("", o.label) if o.objs and o.objs[0] in in_hand else o.label
+        if label in seen_labels:
+            continue
         face = face_of_option(g, o)
         if face is not None and pointless(g, seat, face, card_lost=option_lost_unless_cast(g, o)):
             continue  # a cast never worth its card (spells.py) is not worth a search
         if is_trick(g, o) and not _trick_may_matter(g, seat, o, responding):
             continue
-        seen_labels.add(o.label)
+        seen_labels.add(label)
         out.append(o.id)
     return out
 

@@ -93,6 +93,17 @@ def test_every_legal_block_and_attack_is_a_candidate_where_they_are_few() -> Non
     assert checked >= 5
 
 
+def test_copies_of_a_card_in_hand_are_one_candidate() -> None:
+    game = position("three_crawlers_in_hand_are_one_candidate.yaml")
+    d = game.pending
+    assert d is not None and d.player == OTHER
+    medium = Policy(OTHER, random.Random(0)).answer(game)
+    labels = [d.option(a).label for a in candidate_answers(game, OTHER, d, medium)]
+    assert "pass" in labels
+    assert sum(label.startswith("cast Dungeon Crawler") for label in labels) == 1, labels
+    assert len(labels) <= search.MAX_CANDIDATES, labels
+
+
 def test_the_other_player_of_the_sampled_games_is_not_medium_alone() -> None:
     g = Engine(setup_for(1)).state
     styles = {type(rollout_players(g, COMPUTER, w, 0)[OTHER]) for w in range(len(STYLES))}
