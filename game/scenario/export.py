@@ -94,8 +94,13 @@ def _player_unwritable(g: GameState, p: Player) -> str | None:
         if plain:
             continue
         for attr, what in _OBJECT_FLAGS:
-            if getattr(o, attr) and not (attr == "revealed" and o.zone in _REVEALED_WRITTEN):
-                return f"{what} ({o.name})"
+            if not getattr(o, attr):
+                continue
+            if attr == "revealed" and o.zone in _REVEALED_WRITTEN:
+                continue
+            if attr in ("play_until", "play_free") and _expired(g, o):
+                continue  # a "you may play it this turn" of a turn gone: an exiled card as any
+            return f"{what} ({o.name})"
         if o.zone == "battlefield" and o.controller != o.owner:
             return f"{o.name} is controlled by a player who does not own it"
         if o.token and o.zone != "battlefield":
@@ -105,6 +110,11 @@ def _player_unwritable(g: GameState, p: Player) -> str | None:
         if o.zone != "battlefield" and (o.counters or o.damage or o.tapped):
             return f"a card with counters outside the battlefield ({o.name})"
     return None
+
+
+def _expired(g: GameState, o: Obj) -> bool:
+    """Whether a permission to play `o` from exile has run out (its last turn is over)."""
+    return o.play_until is not None and g.turn > o.play_until[1]
 
 
 def position_file(engine: Engine, name: str, description: str = "") -> str:

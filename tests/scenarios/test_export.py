@@ -155,6 +155,18 @@ def test_a_revealed_card_in_a_position_is_shown_to_the_other_player_only() -> No
     assert "    revealed:\n    - Forest\n" in position_file(game, "again")
 
 
+def test_a_permission_to_play_from_exile_is_refused_until_its_turn_is_over() -> None:
+    text = "name: n\nplayers: [alice, bob]\nturn: {number: 5}\nsetup:\n  alice: {exile: [Swamp]}\n"
+    scenario = parse_scenario(text, "exiled.yaml")
+    game = Engine(GameSetup(scenario.players, 0, position=_plain(scenario.position)))
+    swamp = game.state.player("alice").exile[0]
+    swamp.play_until, swamp.play_free = ("alice", 5), True
+    assert unwritable(game) == "a card that may be played from exile (Swamp)"
+    swamp.play_until = ("alice", 4)  # "this turn", on turn 4: the Swamp stays in exile for good
+    assert unwritable(game) is None
+    assert_reads_back(game, {})
+
+
 def test_what_a_point_cannot_say_is_named() -> None:
     dungeons = official_dungeons()
     alice, bob = PAIRINGS[0]
