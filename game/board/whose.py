@@ -6,9 +6,10 @@ spell or ability it names (the owner for a card in another zone) and "you" or th
 name for a player, and ties it to what it names on the board (`marks`: tokens the page uses to
 highlight the card, the stack item or the player's plate). A permanent among identical ones
 says the number its card shows among its controller's namesakes ("your Forest #2", whatever
-number the engine's label gave the option) and what sets it apart (tapped, damage, counters);
-the same action on identical cards in the viewer's hand is one choice however many copies
-there are (`alike`), and a search offers each card once with the number of copies ("Swamp (6)").
+number the engine's label gave the option) and what sets it apart (tapped where a namesake is
+not, damage, counters); the same action on identical cards in the viewer's hand is one choice
+however many copies there are (`alike`), and a search offers each card once with the number of
+copies ("Swamp (6)").
 
 Only the viewer's own decision is read, while the engine is locked (snapshot.read): its
 options are the viewer's to see.
@@ -166,7 +167,8 @@ def _display(
 
 def _apart(g: GameState, obj: Obj, me: str) -> str:
     """What tells a permanent from its namesakes (its power and toughness where they are not
-    the printed ones, tapped, damage, counters), or where a card in another zone is."""
+    the printed ones, tapped or untapped where they differ in it, damage, counters), or where
+    a card in another zone is."""
     if obj.zone == "library":
         library = g.player(obj.owner).library
         if obj.owner != me or obj not in library:
@@ -180,7 +182,12 @@ def _apart(g: GameState, obj: Obj, me: str) -> str:
         c = chars(g, obj)
         if (c.power, c.toughness) != (c.base_power, c.base_toughness):
             bits.append(f"{c.power}/{c.toughness}")
-    bits.append("tapped" if obj.tapped else "untapped")
+    # Tapped or untapped only where its namesakes are not all alike in it: the number on the
+    # card tells them apart already, and a block's line saying "(untapped)" of every blocker
+    # (and "(tapped)" of every attacker) made the phone's docked prompt grow over the cards.
+    namesakes = [o for o in g.battlefield if o.controller == obj.controller and o.name == obj.name]
+    if any(o.tapped != obj.tapped for o in namesakes):
+        bits.append("tapped" if obj.tapped else "untapped")
     if obj.damage:
         bits.append(f"{obj.damage} damage")
     bits.extend(f"{n} {kind}" for kind, n in sorted(obj.counters.items()) if n)

@@ -298,7 +298,8 @@
   // picked, then its attacker; for attacks, the other side's untapped creatures), else the first
   // one's buttons. A stop during a combat brings the
   // fight (its attackers and blockers) into view the same way: on a phone the page was often
-  // left on the dungeon maps, the blocks out of sight.
+  // left on the dungeon maps, the blocks out of sight; so does a division of combat damage (the
+  // attacker and the blockers it divides among, else the attacker).
   var docked = window.matchMedia("(max-width: 1100px)");
   // The decisions about the hand itself, which show the whole hand (the same list in venture.css).
   var HAND_DECISIONS = ["mulligan", "mulligan_bottom", "discard"];
@@ -341,6 +342,20 @@
         cards = Array.prototype.slice.call(document.querySelectorAll("#me .perm"));
         first = cards[0];
       }
+    } else if (kind === "assign_combat_damage") {
+      // The amounts' recipients (their marks) and the attacker they block: the division has
+      // no buttons on the cards to find.
+      cards = [];
+      prompt.querySelectorAll(".division-amount[data-marks]").forEach(function (amount) {
+        amount.getAttribute("data-marks").split(" ").forEach(function (token) {
+          Array.prototype.forEach.call(marked(token), function (el) {
+            if (el.matches(".battlefield .perm")) cards.push(el);
+          });
+        });
+      });
+      var attacker = cards[0] && document.querySelector('.battlefield .perm[data-id="' + cards[0].getAttribute("data-blocks") + '"]');
+      if (attacker) cards.unshift(attacker);
+      first = cards[0];
     } else if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
       if (!docked.matches) return;  // on a wide screen the hand is docked at the bottom
       cards = Array.prototype.slice.call(document.querySelectorAll("#hand .card"));

@@ -115,16 +115,17 @@ def test_blocks_on_the_cards_are_said_in_the_prompt_with_the_cards_numbers(
     dungeoneer = "#opponent .perm[data-name='Veteran Dungeoneer']"
     inputs.click(f"{malison} >> nth=0 >> .perm-name")
     inputs.click(f"{dungeoneer} >> nth=1 >> .perm-name")
+    # The numbers alone: "(untapped)" after every blocker and "(tapped)" after every attacker
+    # told them apart no better, and on a phone made each line of the docked prompt one longer.
     pairs = bob.locator("#prompt .block-pairs li")
-    expect(pairs).to_have_count(1)
-    expect(pairs.first).to_have_text(
-        re.compile(r"^your Yuan-Ti Malison #1 .*blocks alice's Veteran Dungeoneer #2\b")
-    )
+    expect(pairs).to_have_text(["your Yuan-Ti Malison #1 blocks alice's Veteran Dungeoneer #2"])
     inputs.click(f"{malison} >> nth=1 >> .perm-name")
     inputs.click(f"{dungeoneer} >> nth=0 >> .perm-name")
-    expect(pairs).to_have_count(2)
-    expect(pairs.nth(1)).to_have_text(
-        re.compile(r"^your Yuan-Ti Malison #2 .*blocks alice's Veteran Dungeoneer #1\b")
+    expect(pairs).to_have_text(
+        [
+            "your Yuan-Ti Malison #1 blocks alice's Veteran Dungeoneer #2",
+            "your Yuan-Ti Malison #2 blocks alice's Veteran Dungeoneer #1",
+        ]
     )
     inputs.click("#confirm")
     for page in (alice, bob):

@@ -342,6 +342,41 @@ def test_a_phone_brings_the_fight_into_view_at_the_stop_after_blocks(open_as):
     assert blocker["y"] >= 0 and blocker["y"] + blocker["height"] <= limit + 0.5, blocker
 
 
+def test_a_phone_brings_the_attacker_and_its_blockers_into_view_to_divide_its_damage(open_as):
+    """Alice, on a phone, attacks and leaves her page on the dungeon maps while bob blocks her
+    Outrider with both his creatures; at the division of its damage the Outrider and its two
+    blockers are brought above the docked prompt (a playtester had to scroll to find what the
+    amounts were for: the division has no buttons on the cards to bring into view)."""
+    alice_player, bob_player, game = game_at("double_block.yaml")
+    alice = open_as(alice_player, game.get_absolute_url(), phone=True)
+    bob = open_as(bob_player, game.get_absolute_url())
+    expect(mine(alice)).to_have_attribute("data-kind", "declare_attackers")
+    alice.locator("#attack-all").tap()
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(2)
+    alice.locator("#confirm").tap()
+    expect(mine(alice)).to_have_count(0)
+    alice.locator("#maps").evaluate("e => e.scrollIntoView({block: 'start'})")
+    expect(mine(bob)).to_have_attribute("data-kind", "declare_blockers")
+    for name in ("Dungeon Crawler", "Zombie Ogre"):
+        bob.locator(f"#me .perm[data-name='{name}'] .perm-name").click()
+        bob.locator("#opponent .perm[data-name='Grizzled Outrider'] .perm-name").click()
+    expect(bob.locator("#prompt .block-pairs li")).to_have_count(2)
+    bob.wait_for_timeout(400)  # past the new prompt's guard against a click meant for another
+    bob.locator("#prompt #confirm").click()
+    expect(mine(alice)).to_have_attribute("data-kind", "assign_combat_damage")
+    alice.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
+    limit = dock_top(alice)
+    fight = rects(alice, "#me .perm[data-name='Grizzled Outrider']") + rects(
+        alice, "#opponent .perm.blocking"
+    )
+    assert len(fight) == 3, fight
+    for r in fight:
+        assert r["y"] >= 0 and r["y"] + r["height"] <= limit + 0.5, (r, limit)
+    # and the amounts are the dock's, in view
+    for r in rects(alice, "#prompt .division-amount input"):
+        assert r["y"] >= limit and r["y"] + r["height"] <= PHONE["height"], (r, limit)
+
+
 def test_a_phone_shows_the_creatures_that_may_block_while_attackers_are_declared(open_as):
     """Alice, on a phone, goes to combat with her page scrolled to the bottom: her attackers'
     buttons and bob's untapped creatures (what may block them) are brought above the docked

@@ -179,6 +179,7 @@ def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
     game = answer(game, alice, "cast Power Word Kill")
     v = view(game, alice)
     shown = sorted(o.display for o in v.prompt.options)
+    # (One tapped, the other not: that is what sets them apart, and it is said.)
     assert shown == ["Bob's Zombie Ogre #1 (untapped)", "Bob's Zombie Ogre #2 (tapped)"]
     assert v.prompt.groups == ()  # one side's things: no group headers
     # Each Ogre carries its own button, which says what clicking it does and which one it is.
@@ -195,11 +196,12 @@ def test_a_numbered_attacker_says_what_sets_it_apart_not_what_the_blocker_is(pla
     game = start_from_text(alice, bob, text)
     game = answer(game, alice, ["Grizzled Outrider #1", "Grizzled Outrider #2"])
     shown = {o.label: o.display for o in view(game, bob).prompt.options}
+    # (Both attack, both tapped: "tapped" would tell them apart no more than their numbers.)
     assert shown["Zombie Ogre blocks Grizzled Outrider #1"] == (
-        "your Zombie Ogre blocks Alice's Grizzled Outrider #1 (tapped)"
+        "your Zombie Ogre blocks Alice's Grizzled Outrider #1"
     )
     assert shown["Zombie Ogre blocks Grizzled Outrider #2"] == (
-        "your Zombie Ogre blocks Alice's Grizzled Outrider #2 (8/8, tapped, 3 +1/+1)"
+        "your Zombie Ogre blocks Alice's Grizzled Outrider #2 (8/8, 3 +1/+1)"
     )
 
 

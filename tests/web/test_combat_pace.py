@@ -164,9 +164,11 @@ def test_blocks_name_each_creature_with_the_number_its_card_shows(players):
     game = answer(game, alice, ["Veteran Dungeoneer #1"])
     v = view(game, bob)
     shown = sorted(o.display for o in v.prompt.options)
+    # Both Malisons are untapped: neither line says so (the number tells them apart); the
+    # Dungeoneer that attacks is the tapped one of two.
     assert shown == [
-        "your Yuan-Ti Malison #1 (untapped) blocks Alice's Veteran Dungeoneer #1 (tapped)",
-        "your Yuan-Ti Malison #2 (untapped) blocks Alice's Veteran Dungeoneer #1 (tapped)",
+        "your Yuan-Ti Malison #1 blocks Alice's Veteran Dungeoneer #1 (tapped)",
+        "your Yuan-Ti Malison #2 blocks Alice's Veteran Dungeoneer #1 (tapped)",
     ]
     # The cards carry the same numbers: bob's two Malisons, and alice's two Dungeoneers.
     assert sorted(p.number for p in v.bottom.creatures) == [1, 2]
