@@ -19,6 +19,8 @@ from game.ai.policy import Policy
 from game.engine import kinds
 from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine, replay
+from game.scenario.loader import parse_scenario
+from game.scenario.runner import build_game
 from tests.sizes import sized
 
 from .helpers import COMPUTER, OTHER, play, position, setup_for
@@ -93,12 +95,35 @@ def test_every_legal_block_and_attack_is_a_candidate_where_they_are_few() -> Non
     assert checked >= 5
 
 
+# Alice, in her main phase, may cast Acererak or one of three Dungeon Crawlers, or activate
+# Dungeon Map (from a game of Hard against Medium, cut down to what the choice needs).
+THREE_CRAWLERS = """
+name: Three Dungeon Crawlers in hand
+players: [alice, bob]
+turn: {number: 9, active: alice, step: postcombat_main}
+setup:
+  alice:
+    life: 5
+    hand: [Acererak the Archlich, Dungeon Crawler, Dungeon Crawler, Dungeon Crawler]
+    library: [Mountain, Swamp, Mountain]
+    battlefield: [Swamp, Swamp, Swamp, Mountain, Mountain, Dungeon Map]
+    completed: [Lost Mine of Phandelver]
+    lands_played: 1
+  bob:
+    life: 8
+    library: [Plains, Plains, Plains]
+    battlefield: [Plains, Plains, Plains, Cloister Gargoyle]
+"""
+
+
 def test_copies_of_a_card_in_hand_are_one_candidate() -> None:
-    game = position("three_crawlers_in_hand_are_one_candidate.yaml")
+    """Three copies counted as three choices had crowded passing out of the five candidates
+    the search keeps."""
+    game = build_game(parse_scenario(THREE_CRAWLERS, "three_crawlers.yaml"))
     d = game.pending
-    assert d is not None and d.player == OTHER
-    medium = Policy(OTHER, random.Random(0)).answer(game)
-    labels = [d.option(a).label for a in candidate_answers(game, OTHER, d, medium)]
+    assert d is not None and d.player == "alice"
+    medium = Policy("alice", random.Random(0)).answer(game)
+    labels = [d.option(a).label for a in candidate_answers(game, "alice", d, medium)]
     assert "pass" in labels
     assert sum(label.startswith("cast Dungeon Crawler") for label in labels) == 1, labels
     assert len(labels) <= search.MAX_CANDIDATES, labels
