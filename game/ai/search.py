@@ -47,7 +47,8 @@ from .worlds import determinize
 # The work a search may spend, in decisions played by the policy (about 0.1 ms of CPU each):
 # replaying an answer costs REPLAY_COST of that, copying a world from its snapshot COPY_COST, a
 # sampled game about ROLLOUT_ESTIMATE decisions (to the end of the next turn), a look one step
-# ahead LOOK_ESTIMATE; all measured on this machine's games. 6000 is about 0.6 s of CPU.
+# ahead LOOK_ESTIMATE; all measured on this machine's games. 6000 is about 0.45 s of CPU; twice
+# as much measured no stronger (docs/ai.md, "Sizing and the deadline").
 BUDGET = 6000
 REPLAY_COST = 0.25
 COPY_COST = 5
