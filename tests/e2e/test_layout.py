@@ -365,6 +365,34 @@ def test_the_other_players_dungeon_choice_does_not_push_the_board_down(open_as, 
             assert fits_the_phone_width(m), m
 
 
+# The WCAG contrast ratio between an element's text colour and the background of the nearest
+# ancestor (or itself) that paints one.
+CONTRAST = """(el) => {
+    const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => {
+        v /= 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    }).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    let back = el;
+    while (getComputedStyle(back).backgroundColor === "rgba(0, 0, 0, 0)") back = back.parentElement;
+    const [a, b] = [getComputedStyle(el).color, getComputedStyle(back).backgroundColor].map(
+        (c) => lum(rgb(c)));
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def test_the_dungeon_choice_says_its_question_legibly(open_as):
+    """The dialog's heading is the question ("Venture into the dungeon: choose a dungeon"); it
+    had the side panel's light ink on the dialog's cream card (a playtest read the dialog as
+    having no question). axe's audit leaves text over such a backdrop unjudged."""
+    alice, bob, game = game_at("varis_fork.yaml")
+    page = open_as(alice, game.get_absolute_url())
+    page.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    heading = page.locator("#dungeon-choice.shown .modal-head h2")
+    expect(heading).to_have_text("Venture into the dungeon: choose a dungeon")
+    assert heading.evaluate(CONTRAST) >= 4.5
+
+
 def test_the_dungeon_modal_takes_and_keeps_the_focus(open_as):
     alice, bob, game = game_at("varis_fork.yaml")
     page = open_as(alice, game.get_absolute_url())
