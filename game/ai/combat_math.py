@@ -81,11 +81,11 @@ def fight(attacker: Body, blockers: Sequence[Body] = ()) -> Outcome:
     return _fight(attacker, tuple(blockers))
 
 
-# A fight depends on its bodies alone, and Hard's sampled games ask the same fights over and over
-# (the same board in world after world): a cache answers about 19 in 20 of them
-# (docs/performance.md, "The computer's combat calculator").
 @functools.lru_cache(maxsize=8192)
 def _fight(attacker: Body, blockers: tuple[Body, ...]) -> Outcome:
+    """`fight`, cached for speed: a fight depends on its bodies alone, and Hard's sampled games
+    ask the same fights over and over (the same board in world after world), so the cache
+    answers about 96% of them (docs/performance.md, "The computer's combat calculator")."""
     hurt = {attacker.id: 0}  # damage marked on each creature in this fight
     touched: set[int] = set()  # dealt damage by a creature with deathtouch
     for b in blockers:
