@@ -95,13 +95,22 @@ def _priority(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answ
     if not (my_main or responding or tricks or their_end):
         return []
     out: list[Answer] = ["pass"]
-    seen_labels: set[str] = set()
-    in_hand = {o.id for o in g.player(seat).hand}
+    hand = {o.id: o for o in g.player(seat).hand}
+
+    def choice(o: Option) -> tuple[str, bool]:
+        """Two copies of a card in hand are one choice: their options differ only by the number
+        that tells their labels apart ("cast Dungeon Crawler #2"; three copies had crowded
+        passing out of the five candidates kept). A revealed copy stays apart from a hidden
+        one: which is played changes what the other player knows."""
+        card = hand.get(o.objs[0]) if o.objs else None
+        if card is None:
+            return o.label, False
+        return _COPY_NUMBER.sub("", o.label), card.revealed
+
+    # Medium's answer is first in the list already: a copy of it is the same choice.
+    seen_labels = {choice(o) for o in real if o.id == medium}
     for o in real:
-        # Two copies of a card in hand are one choice: their options differ only by the number
-        # that tells their labels apart ("cast Dungeon Crawler #2"). Three copies had crowded
-        # passing out of the five candidates kept.
-        label = _COPY_NUMBER.sub("", o.label) if o.objs and o.objs[0] in in_hand else o.label
+        label = choice(o)
         if label in seen_labels:
             continue
         face = face_of_option(g, o)
@@ -180,19 +189,26 @@ def _chumps(g: GameState, d: Decision, answer: Answer) -> bool:
 
 def _chumps_allowed(g: GameState, seat: str, d: Decision, medium: Answer) -> bool:
     """Whether Hard may weigh chump blocks: when Medium's blocks chump too, when the seat holds
-    the initiative (combat damage to it would take the initiative, CR 725.2), or when the whole
-    attack unblocked would leave it in danger (blocks.DANGER). Otherwise a chump trades a
-    creature for life it can spare, and the sampled games, which end with the other player's
-    turn, cannot see what the creature would have done next: a playtest's Goblin chump-blocked
-    a 5/5 lifelinker at 20 life instead of attacking for the initiative on its own turn."""
+    the initiative (combat damage to it would take the initiative, CR 725.2), when a creature
+    attacks one of its planeswalkers or has an ability that triggers on combat damage to a
+    player, or when the whole attack unblocked would leave it in danger (blocks.DANGER).
+    Otherwise a chump trades a creature for life it can spare, and the sampled games, which end
+    with the other player's turn, cannot see what the creature would have done next: a
+    playtest's Goblin chump-blocked a 5/5 lifelinker at 20 life instead of attacking for the
+    initiative on its own turn."""
     if _chumps(g, d, medium) or g.player(seat).initiative:
         return True
     combat = g.combat
     coming = 0
     for oid, aim in combat.attackers.items() if combat is not None else ():
         attacker = g.find(oid)
-        if aim == seat and attacker is not None:
-            coming += fight(body(g, attacker)).to_defender
+        if attacker is None:
+            continue
+        if aim != seat:
+            return True  # at a planeswalker of the seat's: a chump may save it
+        if any(t.trigger == "self_combat_damage_player" for t in attacker.card.triggers):
+            return True  # its damage to the seat does more than the life (a venture)
+        coming += fight(body(g, attacker)).to_defender
     return g.player(seat).life - coming <= DANGER
 
 

@@ -123,10 +123,14 @@ def test_copies_of_a_card_in_hand_are_one_candidate() -> None:
     d = game.pending
     assert d is not None and d.player == "alice"
     medium = Policy("alice", random.Random(0)).answer(game)
-    labels = [d.option(a).label for a in candidate_answers(game, "alice", d, medium)]
-    assert "pass" in labels
-    assert sum(label.startswith("cast Dungeon Crawler") for label in labels) == 1, labels
-    assert len(labels) <= search.MAX_CANDIDATES, labels
+    crawlers = [o.id for o in d.options if o.label.startswith("cast Dungeon Crawler")]
+    assert len(crawlers) == 3
+    # Whichever copy Medium's own answer casts, it is the one Crawler among the candidates.
+    for first in [medium, *crawlers]:
+        labels = [d.option(a).label for a in candidate_answers(game, "alice", d, first)]
+        assert "pass" in labels
+        assert sum(label.startswith("cast Dungeon Crawler") for label in labels) == 1, labels
+        assert len(labels) <= search.MAX_CANDIDATES, labels
 
 
 def test_the_other_player_of_the_sampled_games_is_not_medium_alone() -> None:
