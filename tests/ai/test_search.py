@@ -20,7 +20,7 @@ from game.engine import kinds
 from game.engine.decisions import IllegalAnswer
 from game.engine.game import Engine, replay
 from game.scenario.loader import parse_scenario
-from game.scenario.runner import build_game
+from game.scenario.runner import build_game, play_script
 from tests.sizes import sized
 
 from .helpers import COMPUTER, OTHER, play, position, setup_for
@@ -131,6 +131,38 @@ def test_copies_of_a_card_in_hand_are_one_candidate() -> None:
         assert "pass" in labels
         assert sum(label.startswith("cast Dungeon Crawler") for label in labels) == 1, labels
         assert len(labels) <= search.MAX_CANDIDATES, labels
+
+
+# Alice's Grizzled Outrider (5/5) attacks Bob's Ellywick Tumblestrum; Bob, at 20 life, has a
+# Goblin that can only chump it.
+OUTRIDER_AT_ELLYWICK = """
+name: An attack at Ellywick
+players: [alice, bob]
+turn: {number: 7, active: alice, step: precombat_main}
+setup:
+  alice:
+    library: [Forest, Forest, Forest]
+    battlefield: [Forest, Grizzled Outrider]
+  bob:
+    library: [Plains, Plains, Plains]
+    battlefield: [Plains, {card: Ellywick Tumblestrum, loyalty: 4}, {token: Goblin}]
+script:
+  - advance: declare_attackers
+  - alice: ["Grizzled Outrider -> Ellywick Tumblestrum"]
+  - advance: declare_blockers
+"""
+
+
+def test_a_chump_block_that_may_save_a_planeswalker_is_a_candidate() -> None:
+    """At a safe life a chump block is no candidate, but one in front of an attack at the
+    seat's planeswalker may save it."""
+    scenario = parse_scenario(OUTRIDER_AT_ELLYWICK, "ellywick.yaml")
+    game = build_game(scenario)
+    play_script(scenario, game)
+    d = game.pending
+    assert d is not None and d.kind == kinds.DECLARE_BLOCKERS and d.player == "bob"
+    got = candidate_answers(game, "bob", d, [])
+    assert [d.option(i).label for a in got for i in a] == ["Goblin blocks Grizzled Outrider"]
 
 
 def test_the_other_player_of_the_sampled_games_is_not_medium_alone() -> None:
