@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from collections.abc import Callable, Iterable
 
 from game.engine import kinds
 from game.engine.continuous import chars
-from game.engine.decisions import Decision, IllegalAnswer, Option
+from game.engine.decisions import Decision, IllegalAnswer, Option, without_copy_number
 from game.engine.game import Engine
 from game.engine.state import GameState, Obj
 
@@ -33,8 +32,6 @@ from .targets import option_gains
 from .tricks import boosts, combat_trick, effect_of, is_trick
 
 ENUMERATE_MAX = 48
-# The number `decisions.dedupe_labels` ends a label with where options would share it.
-_COPY_NUMBER = re.compile(r" #\d+$")
 
 
 def candidate_answers(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answer]:
@@ -105,7 +102,7 @@ def _priority(game: Engine, seat: str, d: Decision, medium: Answer) -> list[Answ
         card = hand.get(o.objs[0]) if o.objs else None
         if card is None:
             return o.label, False
-        return _COPY_NUMBER.sub("", o.label), card.revealed
+        return without_copy_number(o.label), card.revealed
 
     # Medium's answer is first in the list already: a copy of it is the same choice.
     seen_labels = {choice(o) for o in real if o.id == medium}

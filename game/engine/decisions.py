@@ -7,6 +7,7 @@ that is not legal raises `IllegalAnswer` before anything changes.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -167,6 +168,14 @@ class Decision:
         if self.constraints is not None:
             out["constraints"] = self.constraints
         return out
+
+
+_COPY_NUMBER = re.compile(r" #\d+$")
+
+
+def without_copy_number(label: str) -> str:
+    """A label without the ` #N` that `dedupe_labels` ends it with (copies of one card)."""
+    return _COPY_NUMBER.sub("", label)
 
 
 def dedupe_labels(options: list[Option]) -> None:

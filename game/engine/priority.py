@@ -16,12 +16,12 @@ def _castable_from(g: GameState, player: str) -> list[tuple[Obj, bool]]:
     out: list[tuple[Obj, bool]] = [(o, False) for o in p.hand]
     out += [(o, True) for o in p.hand if o.card.adventure is not None]
     for o in p.exile:
-        if o.may_cast_creature or _may_play_from_exile(g, player, o):
+        if o.may_cast_creature or may_play_from_exile(g, player, o):
             out.append((o, False))
     return out
 
 
-def _may_play_from_exile(g: GameState, player: str, o: Obj) -> bool:
+def may_play_from_exile(g: GameState, player: str, o: Obj) -> bool:
     """A "you may play that card" permission that hasn't run out (Runestone Caverns)."""
     return o.play_until is not None and o.play_until[0] == player and g.turn <= o.play_until[1]
 

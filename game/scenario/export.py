@@ -17,6 +17,7 @@ import yaml
 from game.engine.cards import TOKENS
 from game.engine.kinds import PRIORITY
 from game.engine.mana import MANA_KINDS
+from game.engine.priority import may_play_from_exile
 from game.engine.tokens import token_kind
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def _player_unwritable(g: GameState, p: Player) -> str | None:
 
 def _expired(g: GameState, o: Obj) -> bool:
     """Whether a permission to play `o` from exile has run out (its last turn is over)."""
-    return o.play_until is not None and g.turn > o.play_until[1]
+    return o.play_until is not None and not may_play_from_exile(g, o.play_until[0], o)
 
 
 def position_file(engine: Engine, name: str, description: str = "") -> str:
