@@ -179,6 +179,14 @@ def _threat(a: Body) -> int:
     return out.to_defender + out.attacker_gains
 
 
+def in_danger_unblocked(
+    attackers: Sequence[Body], life: int, *, at_walkers: frozenset[int], on_hit: int
+) -> bool:
+    """Whether the whole attack, left unblocked, would leave the player in danger: the test by
+    which `plan_blocks` turns to chump blocks (`_Plan.in_danger`)."""
+    return _Plan(list(attackers), {}, life, lambda chance: False, at_walkers, on_hit).in_danger()
+
+
 def worst_order(a: Body, group: Sequence[Body]) -> list[Body]:
     """The blockers in the order the attacker's damage goes: the most valuable first."""
     return sorted(group, key=lambda b: (-b.value, b.id))

@@ -23,7 +23,8 @@ from game.engine.game import Engine
 from game.engine.state import GameState, Obj
 
 from .answers import Answer, safe_answer
-from .blocks import DANGER, worst_order
+from .blocks import in_danger_unblocked, worst_order
+from .combat import block_problem
 from .combat_math import fight
 from .features import body
 from .priority import face_of_option, option_lost_unless_cast
@@ -188,25 +189,25 @@ def _chumps_allowed(g: GameState, seat: str, d: Decision, medium: Answer) -> boo
     """Whether Hard may weigh chump blocks: when Medium's blocks chump too, when the seat holds
     the initiative (combat damage to it would take the initiative, CR 725.2), when a creature
     attacks one of its planeswalkers or has an ability that triggers on combat damage to a
-    player, or when the whole attack unblocked would leave it in danger (blocks.DANGER).
-    Otherwise a chump trades a creature for life it can spare, and the sampled games, which end
-    with the other player's turn, cannot see what the creature would have done next: a
-    playtest's Goblin chump-blocked a 5/5 lifelinker at 20 life instead of attacking for the
-    initiative on its own turn."""
+    player, or when the whole attack unblocked would leave it in danger (the test Medium's own
+    planner turns to chump blocks by, `blocks.in_danger_unblocked`). Otherwise a chump trades a
+    creature for life it can spare, and the sampled games, which end with the other player's
+    turn, cannot see what the creature would have done next: a playtest's Goblin chump-blocked
+    a 5/5 lifelinker at 20 life instead of attacking for the initiative on its own turn."""
     if _chumps(g, d, medium) or g.player(seat).initiative:
         return True
-    combat = g.combat
-    coming = 0
-    for oid, aim in combat.attackers.items() if combat is not None else ():
+    problem = block_problem(g, d, seat, careful=False)
+    if problem.at_walkers:
+        return True  # an attack at a planeswalker of the seat's: a chump may save it
+    for oid in g.combat.attackers if g.combat is not None else ():
         attacker = g.find(oid)
-        if attacker is None:
-            continue
-        if aim != seat:
-            return True  # at a planeswalker of the seat's: a chump may save it
-        if any(t.trigger == "self_combat_damage_player" for t in attacker.card.triggers):
+        if attacker is not None and any(
+            t.trigger == "self_combat_damage_player" for t in attacker.card.triggers
+        ):
             return True  # its damage to the seat does more than the life (a venture)
-        coming += fight(body(g, attacker)).to_defender
-    return g.player(seat).life - coming <= DANGER
+    return in_danger_unblocked(
+        problem.attackers, problem.life, at_walkers=problem.at_walkers, on_hit=problem.on_hit
+    )
 
 
 def _choices_by_object(d: Decision) -> list[list[str]]:
