@@ -29,7 +29,7 @@ from .damage_division import DivisionRules
 from .features import HAND_SHARE, card_value, lands_in_hand, life_value
 from .opening import bottom, keeps
 from .priority import PriorityRules
-from .rooms import best_dungeon, room_score
+from .rooms import best_dungeon, initiative_drain, room_score
 from .rules import colors_needed, is_creature
 from .targets import TargetRules
 
@@ -113,7 +113,15 @@ class Policy(PriorityRules, CombatRules, TargetRules, DivisionRules):
             return "pay" if cheap <= 3.5 else "dont"
         words = prompt.split()
         lost = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
-        life_cost = life_value(me.life) - life_value(me.life - lost)
+        # The life is weighed where it will stand after the drain the seat cannot stop before
+        # its next turn: the other player, holding the initiative, ventures into Undercity at
+        # its upkeep (CR 725.2), and Trap! takes 5. Two points of 10 are worth more than a spare
+        # card then (Hard lost 2 to Veils of Fear at 10 life with Trap! coming, and died).
+        opp = g.opponent(self.seat)
+        coming = 0
+        if g.active == self.seat and g.player(opp).initiative:
+            coming = initiative_drain(g, opp, self.seat)
+        life_cost = life_value(me.life - coming) - life_value(me.life - coming - lost)
         if "discard" in prompt:
             cheapest = min((self._obj_value(g, o.id) for o in me.hand), default=99.0)
             return "pay" if cheapest * HAND_SHARE <= life_cost else "dont"

@@ -118,10 +118,6 @@ class PriorityRules(Rules):
             return 0.0
         if pointless(g, self.seat, face, card_lost=option_lost_unless_cast(g, o)):
             return 0.0
-        if "Legendary" in face.supertypes and any(
-            x.name == face.name for x in g.controlled(self.seat)
-        ):
-            return 0.0  # the legend rule would put one of the two into the graveyard (704.5j)
         opp = g.opponent(self.seat)
         score = 1.0 + face.mana_value  # use the mana: the biggest castable spell first
         if "Creature" in face.types:

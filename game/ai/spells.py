@@ -409,6 +409,14 @@ def worth_casting(g: GameState, seat: str, face: CardDef, *, card_lost: bool = F
     `card_lost`: the card is gone at the end of the turn unless cast now (exiled with a
     permission that ends with this turn), so the cast spends no card: anything it gains is
     worth it, and no removal is kept for a threat that may come later."""
+    if "Legendary" in face.supertypes and any(x.name == face.name for x in g.controlled(seat)):
+        return False  # the legend rule would put one of the two into the graveyard (CR 704.5j)
+    returned = _returned_as_it_enters(g, seat, face)
+    if returned is not None:
+        # Back in hand as it enters (Acererak): the cast spends mana, not the card, and does
+        # what the trigger's other steps do. Nothing, with the venture stopped (Keen-Eared
+        # Sentry), and the mana is gone for nothing.
+        return sum(step_worth(g, seat, s) for s in returned) > 0
     text = Text.of_face(face)
     if not text.specs or any(TARGET_KINDS[s.kind][0] == "stack" for s in text.specs):
         return True
@@ -438,6 +446,19 @@ def worth_casting(g: GameState, seat: str, face: CardDef, *, card_lost: bool = F
         return True
     rest = sum(step_worth(g, seat, s) for s in text.effect if "target" not in s)
     return targeted + rest > (0.0 if card_lost else card_value(face))
+
+
+def _returned_as_it_enters(g: GameState, seat: str, face: CardDef) -> list[Step] | None:
+    """The other steps of an enter trigger that returns the permanent to its owner's hand, when
+    that trigger would go on the stack now (its intervening "if" holds, CR 603.4); None when
+    the permanent would stay."""
+    for t in face.triggers:
+        if t.trigger != "self_enters" or not any(reading(s).returns_source for s in t.effect):
+            continue
+        if t.intervening_if is not None and not t.intervening_if(g, seat, None):
+            continue
+        return [s for s in t.effect if not reading(s).returns_source]
+    return None
 
 
 def pointless(g: GameState, seat: str, face: CardDef, *, card_lost: bool = False) -> bool:

@@ -164,6 +164,9 @@ class Reading:
       from it (a venture into Trap! on top of an attack).
     - `taps`: the step taps the permanent it acts on (Ray of Frost's creature as the Aura
       enters): the computer reads a creature kept from untapping as gone once it is tapped.
+    - `returns_source`: the step returns its source to its owner's hand (Acererak as it
+      enters): a permanent spell whose enter trigger does so is worth that trigger's other
+      steps, not the permanent, and spends no card.
     """
 
     harms: bool | Callable[[Step], bool]
@@ -174,6 +177,7 @@ class Reading:
     boost: Callable[[Step], Boost | None] | None = None
     drains: bool = False
     taps: bool = False
+    returns_source: bool = False
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""

@@ -243,6 +243,18 @@ def _loses_the_life(game: Engine, ids: list[str]) -> str | None:
     return None if ids == ["dont"] else f"it paid: {_labels(game, ids)}"
 
 
+def _pays(game: Engine, ids: list[str]) -> str | None:
+    return None if ids == ["pay"] else f"it lost the life: {_labels(game, ids)}"
+
+
+def _not_cast(name: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return f"answered {got}" if f"cast {name}" in got else None
+
+    return wrong
+
+
 def _sacrifices(name: str) -> Callable[[Engine, list[str]], str | None]:
     return _only(name, "it sacrificed")
 
@@ -558,6 +570,13 @@ CASES = [
     Case("plays_its_land_before_its_spell.yaml", "bob", _only("play Mountain", "it chose")),
     Case("keeps_the_land_it_needs_in_veils_of_fear.yaml", "bob", _loses_the_life),
     Case("keeps_its_lands_in_sandfall_cell.yaml", "bob", _loses_the_life),
+    Case("discards_to_veils_of_fear_with_trap_coming.yaml", "bob", _pays),
+    Case("second_varis_stays_in_hand.yaml", "alice", _passes),
+    Case(
+        "acererak_not_recast_when_the_venture_is_stopped.yaml",
+        "bob",
+        _not_cast("Acererak the Archlich"),
+    ),
     Case("sacrifices_the_token_not_a_land_in_sandfall_cell.yaml", "bob", _sacrifices("Skeleton")),
     Case(
         "no_trap_at_itself_past_a_hexproof_player.yaml",

@@ -39,7 +39,11 @@ def _return_this_from_graveyard(g, ctx, step) -> None:
 
 
 # Acererak goes back to be cast again; its venture is a step of its own.
-@op("acererak_return_to_hand", data=False, reads=Reading(harms=False, worth=0.0))
+@op(
+    "acererak_return_to_hand",
+    data=False,
+    reads=Reading(harms=False, worth=0.0, returns_source=True),
+)
 def _acererak_return(g, ctx, step) -> None:
     """Acererak: "return Acererak to its owner's hand" (before it ventures)."""
     src = ctx.source(g)
