@@ -1,0 +1,78 @@
+"""A fight as the players see it once the blocks are made, in Debian's Chromium at 1280x800:
+every word of the fight whole on the cards (a laptop's permanents are fixed squares)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .helpers import game_at, past_arrival
+from .test_in_view import attack_with_all, mine, to_blocks
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# Each tag of a permanent's state and each P/T shown on the battlefield that its card cuts off:
+# it runs past the card's inner edge (the card clips what overflows it), or its words run past
+# its own box.
+CUT_BY_THEIR_CARDS = """() => Array.from(document.querySelectorAll(
+        '.battlefield .perm .st, .battlefield .perm .pt')).filter(t => t.checkVisibility())
+    .flatMap(t => {
+        const card = t.closest('.perm'), c = card.getBoundingClientRect();
+        const r = t.getBoundingClientRect();
+        const bottom = c.top + card.clientTop + card.clientHeight;
+        const right = c.left + card.clientLeft + card.clientWidth;
+        const cut = r.bottom > bottom + 0.5 || r.right > right + 0.5
+            || (t.matches('.st') && t.scrollWidth > t.clientWidth + 1);
+        return cut ? [card.dataset.name + ': ' + t.textContent] : [];
+    })"""
+
+# Bob's blocks on busy_blocks.yaml: his blocker (by name and its index among its namesakes)
+# and the attacker it blocks. Two on the Outrider, whose card also shows its +1/+1 counter.
+BLOCKS = [
+    ("Undermountain Adventurer", 0, "Varis, Silverymoon Ranger", 0),
+    ("Yuan-Ti Malison", 1, "Veteran Dungeoneer", 0),
+    ("Acererak the Archlich", 0, "Grizzled Outrider", 0),
+    ("Clattering Skeletons", 0, "Grizzled Outrider", 0),
+]
+
+
+def block(bob, blocks) -> None:
+    """Bob makes `blocks` on the cards (its Block button, then the attacker)."""
+    for blocker, i, attacker, j in blocks:
+        bob.locator(f"#me .perm.can-block[data-name='{blocker}']").nth(i).locator(
+            ".block-with"
+        ).click()
+        bob.locator(f"#opponent .perm.attacking[data-name='{attacker}']").nth(j).click()
+    expect(bob.locator("#prompt .block-pairs li")).to_have_count(len(blocks))
+
+
+def test_a_laptop_shows_the_words_of_the_fight_whole_on_the_cards(open_as):
+    """A laptop playtest: an attacker's "blocked by …" ran past the bottom of its card (a
+    fixed 116 px square, which clips what overflows it), its P/T with it. Every tag and P/T is
+    whole inside its card on both screens, and no card grew for it."""
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url())
+    attack_with_all(alice)
+    to_blocks(bob)
+    block(bob, BLOCKS)
+    past_arrival(bob)
+    bob.locator("#prompt #confirm").click()
+    expect(mine(alice)).to_have_attribute(
+        "data-kind", "priority"
+    )  # her trick, once blocks are known
+    blocked = {
+        "Varis, Silverymoon Ranger": "blocked by Undermountain Adventurer #1",
+        "Grizzled Outrider": "blocked by Acererak the Archlich, Clattering Skeletons",
+    }
+    for page, attackers in ((alice, "#me"), (bob, "#opponent")):
+        page.mouse.move(1, 1)  # a card pointed at shows itself whole: none is
+        for name, words in blocked.items():
+            tag = page.locator(f"{attackers} .perm[data-name='{name}'] .st.blocked")
+            expect(tag).to_have_text(words)
+            expect(tag).to_be_visible()
+        assert page.evaluate(CUT_BY_THEIR_CARDS) == [], page.venture_name
+        heights = page.eval_on_selector_all(
+            ".battlefield .row.creatures .perm", "ps => ps.map(p => p.offsetHeight)"
+        )
+        assert set(heights) == {116}, heights
