@@ -1,12 +1,13 @@
 """A fight as the players see it once the blocks are made, in Debian's Chromium at 1280x800:
-every word of the fight whole on the cards (a laptop's permanents are fixed squares)."""
+every word of the fight whole on the cards (a laptop's permanents are fixed squares), and the
+page left where the player was looking once the blocks are declared."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import game_at, past_arrival
+from .helpers import DESKTOP, box, game_at, in_the_viewport, past_arrival
 from .test_in_view import attack_with_all, mine, to_blocks
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -76,3 +77,33 @@ def test_a_laptop_shows_the_words_of_the_fight_whole_on_the_cards(open_as):
             ".battlefield .row.creatures .perm", "ps => ps.map(p => p.offsetHeight)"
         )
         assert set(heights) == {116}, heights
+
+
+def test_a_laptop_stays_where_the_blocker_was_looking_once_blocks_are_declared(open_as):
+    """A laptop playtest: after the blocks were declared the page jumped up, away from the
+    blockers. The next prompt (here bob's own stop once alice's is passed) came unstuck from
+    beside the cards at the top of its column, and taking the focus scrolled the page to it. It
+    stays beside the cards, in view with the stack under it, and the page stays put."""
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url())
+    attack_with_all(alice)
+    to_blocks(bob)
+    block(bob, BLOCKS[:2])
+    where = bob.evaluate("scrollY")
+    assert where > 100, where  # his blockers are below the fold: the page was scrolled to them
+    past_arrival(bob)
+    bob.locator("#prompt #confirm").click()
+    expect(mine(alice)).to_have_attribute("data-kind", "priority")
+    alice_where = alice.evaluate("scrollY")
+    past_arrival(alice)
+    alice.locator("#prompt #pass").click()
+    expect(mine(bob)).to_have_attribute("data-kind", "priority")
+    expect(bob.locator("#me .perm.blocking")).to_have_count(2)
+    bob.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
+    assert bob.evaluate("scrollY") == where
+    assert in_the_viewport(box(bob, "#prompt .prompt.mine"), DESKTOP)
+    # and the stack under it, where a trick cast in the fight would be
+    prompt, stack = box(bob, "#prompt .prompt.mine"), box(bob, "#stack")
+    assert in_the_viewport(stack, DESKTOP) and stack["y"] >= prompt["y"] + prompt["height"], stack
+    assert alice.evaluate("scrollY") == alice_where
