@@ -445,6 +445,59 @@ def test_the_hand_never_covers_the_dungeon_choice(open_as):
     expect(button).to_be_visible()
 
 
+# Where each dungeon of the choice shows its name and its Venture button, and whether what is
+# at the middle of each is that map's own button (nothing covers it, no scrolling needed).
+CHOICE_IN_VIEW = """() => Array.from(
+  document.querySelectorAll('#dungeon-choice .dungeon-map'), m => {
+    const label = m.querySelector('.map-button span'), name = m.querySelector('.dungeon-name');
+    const [l, n] = [label, name].map(e => e.getBoundingClientRect());
+    const hit = document.elementFromPoint(l.x + l.width / 2, l.y + l.height / 2);
+    const inView = r => r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+                        && r.right <= innerWidth;
+    return {dungeon: m.dataset.dungeon, name: inView(n), label: inView(l),
+            hit: m.querySelector('.map-button').contains(hit),
+            x: l.x + l.width / 2, y: l.y + l.height / 2};
+})"""
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_every_dungeon_of_the_choice_and_its_button_are_in_view(open_as, phone):
+    """A laptop playtest: Dungeon of the Mad Mage, the longest map, ran below the fold with its
+    Venture button, and scrolling the page to it took the question and the other maps away. The
+    dialog fits the window, its maps scroll inside it, and each map's name and button are in
+    view and take the click where they are; on a phone each map's button is in view once its
+    map is scrolled to, and the dialog's heading stays."""
+    alice, bob, game = game_at("varis_fork.yaml")
+    page = open_as(alice, game.get_absolute_url(), phone=phone)
+    viewport = PHONE if phone else DESKTOP
+    page.locator("#hand .card[data-name='Keen-Eared Sentry'] button").click()
+    expect(page.locator("#dungeon-choice.shown .dungeon-map")).to_have_count(3)
+    past_arrival(page)
+    assert in_the_viewport(box(page, "#dungeon-choice .modal-card"), viewport)
+    if not phone:
+        shown = page.evaluate(CHOICE_IN_VIEW)
+        assert all(d["name"] and d["label"] and d["hit"] for d in shown), shown
+        mad_mage = next(d for d in shown if d["dungeon"] == "Dungeon of the Mad Mage")
+        page.mouse.click(mad_mage["x"], mad_mage["y"])  # where it is: no scrolling first
+    else:
+        for i, dungeon in enumerate(
+            ["Tomb of Annihilation", "Lost Mine of Phandelver", "Dungeon of the Mad Mage"]
+        ):
+            page.locator("#dungeon-choice .dungeon-name").nth(i).evaluate(
+                "e => e.scrollIntoView({block: 'start'})"
+            )
+            shown = page.evaluate(CHOICE_IN_VIEW)[i]
+            assert shown["dungeon"] == dungeon and shown["label"] and shown["hit"], shown
+            assert in_the_viewport(box(page, "#dungeon-choice .modal-head h2"), viewport)
+        page.locator(
+            "#dungeon-choice .map-button[data-dungeon='Dungeon of the Mad Mage'] span"
+        ).tap()
+    expect(page.locator("#dungeon-choice.shown")).to_have_count(0)
+    expect(page.locator("#maps .map-slot[data-player=alice] .dungeon-map").first).to_have_attribute(
+        "data-dungeon", "Dungeon of the Mad Mage"
+    )
+
+
 def test_without_javascript_the_waiting_page_says_so_and_reloads_when_they_join(open_as):
     alice, bob = make_player("alice"), make_player("bob")
     game = waiting_game(alice)
