@@ -1,14 +1,16 @@
 """A fight as the players see it once the blocks are made, in Debian's Chromium at 1280x800:
-every word of the fight whole on the cards (a laptop's permanents are fixed squares), and the
-page left where the player was looking once the blocks are declared."""
+every word of the fight whole on the cards (a laptop's permanents are fixed squares), the page
+left where the player was looking once the blocks are declared, and on a phone every Block
+button, every block said in the docked prompt and its Confirm within reach however many blocks
+are made."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import DESKTOP, box, game_at, in_the_viewport, past_arrival
-from .test_in_view import attack_with_all, mine, to_blocks
+from .helpers import DESKTOP, PHONE, box, game_at, in_the_viewport, past_arrival
+from .test_in_view import BLOCKS_IN_REACH, attack_with_all, mine, to_blocks
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -107,3 +109,57 @@ def test_a_laptop_stays_where_the_blocker_was_looking_once_blocks_are_declared(o
     prompt, stack = box(bob, "#prompt .prompt.mine"), box(bob, "#stack")
     assert in_the_viewport(stack, DESKTOP) and stack["y"] >= prompt["y"] + prompt["height"], stack
     assert alice.evaluate("scrollY") == alice_where
+
+
+def test_a_phone_keeps_every_block_button_and_confirm_within_reach_with_many_blocks(open_as):
+    """A phone playtest: with four blocks or more the docked prompt, at its cap (42% of the
+    screen), listed the blocks down past its bottom and Confirm with them, out of sight. Confirm
+    stays on the bottom of the prompt, in view and taking the tap; every block said in the
+    prompt scrolls into view inside it, clear of Confirm; every Block button scrolled into view
+    as a browser does is above the dock and takes the tap."""
+    alice_player, bob_player, game = game_at("busy_blocks.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url(), phone=True)
+    attack_with_all(alice)
+    to_blocks(bob)
+    many = BLOCKS + [("Yuan-Ti Malison", 0, "Veteran Dungeoneer", 1)]
+    for blocker, i, attacker, j in many:
+        bob.locator(f"#me .perm.can-block[data-name='{blocker}']").nth(i).locator(
+            ".block-with"
+        ).tap()
+        bob.locator(f"#opponent .perm.attacking[data-name='{attacker}']").nth(j).locator(
+            ".perm-name"
+        ).tap()
+    pairs = bob.locator("#prompt .block-pairs li")
+    expect(pairs).to_have_count(len(many))
+    bob.wait_for_timeout(300)  # the dock's new height, measured (layout.js)
+    dock = box(bob, "#prompt")
+    assert dock["height"] <= PHONE["height"] * 0.45, dock  # at its cap: the list scrolls in it
+
+    def takes_the_tap(selector: str, i: int = 0) -> bool:
+        """Whether the `i`th element matching `selector` is whole on the screen and is what is
+        under its middle."""
+        return bob.evaluate(
+            """([s, i]) => { const e = document.querySelectorAll(s)[i];
+                const r = e.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                return r.top >= 0 && r.bottom <= innerHeight + 0.5 && e.contains(hit); }""",
+            [selector, i],
+        )
+
+    assert takes_the_tap("#prompt #confirm")
+    for i in range(len(many)):
+        pairs.nth(i).evaluate("e => e.scrollIntoView({block: 'nearest'})")
+        assert takes_the_tap("#prompt .block-pairs li", i), i
+        assert takes_the_tap("#prompt #confirm"), i
+    blocks = bob.locator("#me .perm-actions .block-with")
+    expect(blocks).to_have_count(7)
+    for i in range(7):
+        for start in (0, 100_000):
+            bob.evaluate(f"window.scrollTo(0, {start})")
+            blocks.nth(i).evaluate("e => e.scrollIntoView({block: 'nearest'})")
+            assert i in bob.evaluate(BLOCKS_IN_REACH), (i, start)
+    past_arrival(bob)
+    where = box(bob, "#prompt #confirm")
+    bob.touchscreen.tap(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2)
+    expect(bob.locator("#log")).to_contain_text("bob blocks")
