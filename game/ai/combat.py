@@ -13,7 +13,9 @@ from itertools import combinations
 from game.engine.combat import can_block
 from game.engine.continuous import chars
 from game.engine.decisions import Decision
+from game.engine.ops import reading
 from game.engine.state import GameState, Obj
+from game.engine.targets import PARTY_TYPES
 from game.engine.worth import permanent_value
 
 from .answers import Answer, valid_subset
@@ -58,9 +60,10 @@ class CombatRules(Rules):
             blockers = [o for o in blockers if any(beats(g, o, objs[oid]) for oid in mine)]
         objs.update((o.id, o) for o in blockers)
         theirs = [body(g, o) for o in blockers]
+        shield = shielded(g, me, [objs[oid] for oid in mine])
 
         def legal(a: Body, b: Body) -> bool:
-            return can_block(g, objs[b.id], objs[a.id])
+            return a.id not in shield and can_block(g, objs[b.id], objs[a.id])
 
         opp_life = g.player(opp).life
         forced = self._forced_attackers(d)
@@ -190,10 +193,12 @@ class CombatRules(Rules):
                 if oid not in attacking or "vigilance" in chars(g, o).keywords
             ]
 
-        def legal(a: Body, b: Body) -> bool:
-            return _could_block(g, home_objs[b.id], their_objs[a.id])
-
         opp = g.opponent(me)
+        shield = shielded(g, opp, [their_objs[a.id] for a in their_all])
+
+        def legal(a: Body, b: Body) -> bool:
+            return a.id not in shield and _could_block(g, home_objs[b.id], their_objs[a.id])
+
         they_hold = g.player(opp).initiative
         drain = initiative_drain(g, opp, me) if they_hold or g.player(me).initiative else 0
 
@@ -348,6 +353,25 @@ def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer
         return p.worth(blocks)
 
     return worth
+
+
+def shielded(g: GameState, player: str, attackers: Sequence[Obj]) -> set[int]:
+    """The attackers of `player`'s that its "whenever you attack" shields would take past every
+    blocker (`Reading.shields`: Seasoned Dungeoneer gives an attacking party creature protection
+    from creatures, CR 702.16): one for each such trigger, the party creatures that would deal
+    the most damage first. Medium had left a lethal attack of two Dungeoneers unmade, and had
+    counted its blockers against attackers they could not block."""
+    count = sum(
+        1
+        for o in g.controlled(player)
+        for t in o.card.triggers
+        if t.trigger == "you_attack" and any(reading(s).shields for s in t.effect)
+    )
+    if count == 0:
+        return set()
+    party = [o for o in attackers if PARTY_TYPES & set(chars(g, o).subtypes)]
+    party.sort(key=lambda o: (-fight(body(g, o)).to_defender, o.id))
+    return {o.id for o in party[:count]}
 
 
 def beats(g: GameState, blocker: Obj, attacker: Obj) -> bool:

@@ -6,6 +6,7 @@ are lethal."""
 from __future__ import annotations
 
 from game.engine.decisions import Decision
+from game.engine.ops import reading
 from game.engine.state import GameState, StackItem
 
 from .answers import Answer
@@ -26,6 +27,9 @@ class TargetRules(Rules):
         item = _item_for(g, d, self.seat)
         by_ref = {o.data: o.id for o in d.options}
         refs = list(by_ref)
+        shielded = _shielded_already(g, self.seat, item)
+        if len(shielded) < len(refs):
+            refs = [r for r in refs if r not in shielded]
         if item is None:
             text, index = Text([], []), 0
         else:
@@ -74,6 +78,27 @@ def option_gains(g: GameState, d: Decision, seat: str) -> dict[str, float] | Non
     if spec is None or spec.divided:
         return None
     return {o.id: gain(g, seat, text, index, o.data) for o in d.options}
+
+
+def _shielded_already(g: GameState, seat: str, item: StackItem | None) -> set[object]:
+    """What the seat's other shields on the stack target (`Reading.shields`, Seasoned
+    Dungeoneer's trigger) when `item` is one too: two such triggers put on the stack at once
+    aimed at one attacker, and the first to resolve gave it protection from creatures, which
+    made it an illegal target of the second (CR 702.16b), so one attacker was shielded, not
+    two (Medium's lethal attack of two Dungeoneers)."""
+
+    def shields(x: StackItem) -> bool:
+        return any(reading(s).shields for s in x.effect)
+
+    if item is None or not shields(item):
+        return set()
+    return {
+        ref
+        for other in g.stack
+        if other is not item and other.controller == seat and shields(other)
+        for group in other.targets
+        for ref in group
+    }
 
 
 def _item_for(g: GameState, d: Decision, seat: str) -> StackItem | None:

@@ -167,6 +167,9 @@ class Reading:
     - `returns_source`: the step returns its source to its owner's hand (Acererak as it
       enters): a permanent spell whose enter trigger does so is worth that trigger's other
       steps, not the permanent, and spends no card.
+    - `shields`: the step gives the attacking party creature (Cleric, Rogue, Warrior or Wizard,
+      CR 700.8) it targets protection from creatures: a "whenever you attack" trigger with it
+      (Seasoned Dungeoneer) takes one attacker past every blocker in each combat.
     """
 
     harms: bool | Callable[[Step], bool]
@@ -178,6 +181,7 @@ class Reading:
     drains: bool = False
     taps: bool = False
     returns_source: bool = False
+    shields: bool = False
 
     def hurts(self, step: Step) -> bool:
         """Does this step hurt what it names?"""

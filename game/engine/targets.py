@@ -25,6 +25,9 @@ def _perm_kind(pred: Callable[[GameState, Obj, str], bool]) -> tuple[str, Callab
     return ("permanent", pred)
 
 
+# The party's creature types (CR 700.8): Seasoned Dungeoneer's target.
+PARTY_TYPES = frozenset({"Cleric", "Rogue", "Warrior", "Wizard"})
+
 TARGET_KINDS: dict[str, tuple[str, Callable[..., bool]]] = {
     "creature": _perm_kind(lambda g, o, c: _creature(g, o)),
     "creature_you_control": _perm_kind(lambda g, o, c: _creature(g, o) and o.controller == c),
@@ -42,7 +45,7 @@ TARGET_KINDS: dict[str, tuple[str, Callable[..., bool]]] = {
             _creature(g, o)
             and g.combat is not None
             and o.id in g.combat.attackers
-            and bool({"Cleric", "Rogue", "Warrior", "Wizard"} & set(chars(g, o).subtypes))
+            and bool(PARTY_TYPES & set(chars(g, o).subtypes))
         )
     ),
     "permanent": _perm_kind(lambda g, o, c: True),

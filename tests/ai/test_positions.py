@@ -243,6 +243,14 @@ def _loses_the_life(game: Engine, ids: list[str]) -> str | None:
     return None if ids == ["dont"] else f"it paid: {_labels(game, ids)}"
 
 
+def _at_least(n: int) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return None if len(got) >= n else f"attacked with {got}"
+
+    return wrong
+
+
 def _pays(game: Engine, ids: list[str]) -> str | None:
     return None if ids == ["pay"] else f"it lost the life: {_labels(game, ids)}"
 
@@ -573,6 +581,13 @@ CASES = [
     Case("discards_to_veils_of_fear_with_trap_coming.yaml", "bob", _pays),
     Case("second_varis_stays_in_hand.yaml", "alice", _passes),
     Case(
+        "two_dungeoneers_shield_two_attackers_for_lethal.yaml",
+        "bob",
+        _attacks_with("Dungeon Crawler", "Seasoned Dungeoneer #1", "Seasoned Dungeoneer #2"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it judges the attack without the shields its triggers give",
+    ),
+    Case(
         "acererak_not_recast_when_the_venture_is_stopped.yaml",
         "bob",
         _not_cast("Acererak the Archlich"),
@@ -675,3 +690,20 @@ def test_the_removal_after_blocks_kills_the_blocker_and_the_attacker_lives(level
     assert "Underdark Basilisk" in graveyards["alice"]
     assert "Yuan-Ti Fang-Blade" not in graveyards["bob"]
     assert any(o.name == "Yuan-Ti Fang-Blade" for o in game.state.controlled("bob"))
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_each_dungeoneer_shields_a_different_attacker(level: str) -> None:
+    """The rest of two_dungeoneers_shield_two_attackers_for_lethal.yaml: the two "whenever you
+    attack" triggers target different Dungeoneers (the first to resolve would make a shared
+    target illegal for the second, CR 702.16b), and both connect for alice's last 6 life."""
+    game = position("two_dungeoneers_shield_two_attackers_for_lethal.yaml")
+    targeted: list[int] = []
+    while (d := game.pending) is not None and game.state.turn == 9:
+        answer = decide(level, game, d.player, 0)
+        if d.player == "bob" and d.kind == "choose_targets":
+            ids = answer if isinstance(answer, list) else [answer]
+            targeted += [o for i in ids for o in d.option(i).objs]
+        game.answer(d.player, answer)
+    assert len(targeted) == 2 and len(set(targeted)) == 2, targeted
+    assert game.state.player("alice").life <= 0

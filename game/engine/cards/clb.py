@@ -132,7 +132,7 @@ def _rilsa(g, ctx, step) -> None:
     "seasoned_dungeoneer",
     asks=(YES_NO,),
     data=False,
-    reads=Reading(harms=False, worth=0.7),
+    reads=Reading(harms=False, worth=0.7, shields=True),
 )
 def _dungeoneer(g, ctx, step) -> Gen:
     for o in objects_for(g, ctx, {"target": 0}):
