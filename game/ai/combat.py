@@ -104,6 +104,16 @@ class CombatRules(Rules):
         ):
             chosen |= {oid for oid, a in mine.items() if a.power > 0}
         if self.sloppy == 0:
+            if g.player(opp).initiative:
+                chosen = self._together_for_the_initiative(
+                    g,
+                    d,
+                    chosen,
+                    mine,
+                    theirs,
+                    legal,
+                    lambda s: self._keep_guard(s, forced, mine, crack_back, my_life, racing),
+                )
             chosen = self._alone_if_better(g, d, chosen, forced, objs)
             chosen = self._keep_guard(chosen, forced, mine, crack_back, my_life, racing)
         return [f"a{oid}" for oid in sorted(chosen)]
@@ -129,6 +139,36 @@ class CombatRules(Rules):
             if (w := worth([f"a{oid}"])) > best_worth:
                 best, best_worth = {oid}, w
         return best
+
+    def _together_for_the_initiative(
+        self,
+        g: GameState,
+        d: Decision,
+        chosen: set[int],
+        mine: dict[int, Body],
+        theirs: list[Body],
+        legal: Callable[[Body, Body], bool],
+        guard: Callable[[set[int]], set[int]],
+    ) -> set[int]:
+        """The other player holds the initiative, and combat damage to it takes it (CR 725.2).
+        Judged one by one, an attacker stays home before a blocker that kills it; together,
+        more attackers than there are blockers connect. Every creature with power attacks when
+        their best blocks still let damage through and the combat calculator rates that attack
+        above the one chosen (`attack_answer_worth`: the initiative is worth its rooms to the
+        player who keeps it). Three 2/1s had stayed home against one 3/3 (a game against the
+        scripted aggro player). The guards the crack-back needs (`guard`) stay home first: what
+        is left must still get through, or a lone 2/1 would run into the blocker."""
+        everything = guard(chosen | {oid for oid, a in mine.items() if a.power > 0})
+        if everything <= chosen:
+            return chosen
+        if least_damage_through([mine[i] for i in everything], theirs, legal) <= 0:
+            return chosen
+        worth = attack_answer_worth(g, d, self.seat)
+        if worth([f"a{oid}" for oid in sorted(everything)]) > worth(
+            [f"a{oid}" for oid in sorted(chosen)]
+        ):
+            return everything
+        return chosen
 
     def _keep_guard(
         self,

@@ -579,6 +579,13 @@ CASES = [
     Case("keeps_the_land_it_needs_in_veils_of_fear.yaml", "bob", _loses_the_life),
     Case("keeps_its_lands_in_sandfall_cell.yaml", "bob", _loses_the_life),
     Case("discards_to_veils_of_fear_with_trap_coming.yaml", "bob", _pays),
+    Case(
+        "attacks_together_to_take_the_initiative_back.yaml",
+        "alice",
+        _at_least(2),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it judges each attacker alone",
+    ),
     Case("second_varis_stays_in_hand.yaml", "alice", _passes),
     Case(
         "two_dungeoneers_shield_two_attackers_for_lethal.yaml",
