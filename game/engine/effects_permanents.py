@@ -188,7 +188,7 @@ def op_modify(g: GameState, ctx: Ctx, step: Step) -> None:
         )
         parts = []
         if step.get("power") or step.get("toughness"):
-            parts.append(f"gets {step.get('power', 0):+d}/{step.get('toughness', 0):+d}")
+            parts.append(f"gets {_modifier(step.get('power', 0), step.get('toughness', 0))}")
         if step.get("keywords"):
             parts.append("gains " + " and ".join(step["keywords"]))
         if step.get("cant_attack"):
@@ -373,3 +373,13 @@ def op_sacrifice_self(g: GameState, ctx: Ctx, step: Step) -> None:
     src = ctx.source(g)
     if src is not None:
         sacrifice(g, src)
+
+
+def _modifier(power: int, toughness: int) -> str:
+    """ "+2/+0", "-4/-0": a zero takes the sign of the other half, as cards print it (Fungi
+    Cavern's "-4/-0")."""
+
+    def signed(n: int, other: int) -> str:
+        return f"-{abs(n)}" if n < 0 or (n == 0 and other < 0) else f"+{n}"
+
+    return f"{signed(power, toughness)}/{signed(toughness, power)}"

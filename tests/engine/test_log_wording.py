@@ -40,4 +40,4 @@ def test_until_next_turn_says_whose_turn():
     turn, so the effect's line names the player whose turn ends it (the room's own text, quoted
     in the venture's line, keeps its words)."""
     lines = _log("engine/continuous_until_your_next_turn.yaml")
-    assert "bob's Grizzled Outrider gets -4/+0 until alice's next turn" in lines, lines
+    assert "bob's Grizzled Outrider gets -4/-0 until alice's next turn" in lines, lines
