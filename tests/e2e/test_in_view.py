@@ -428,6 +428,9 @@ def test_a_phone_passes_until_its_next_turn_from_the_docked_prompt(open_as):
     expect(mine(alice)).to_have_attribute("data-kind", "priority")
     docked = alice.locator("#prompt button.pass-turn-docked")
     expect(docked).to_have_text("To my next turn")
+    # The assertion waits until the button is laid out; `bounding_box` alone reads once, and read
+    # None in one CI run while the page was still settling.
+    expect(docked).to_be_visible()
     rect = docked.bounding_box()
     assert rect["height"] >= 32 and rect["y"] + rect["height"] <= 844, rect
     docked.tap()
