@@ -16,7 +16,7 @@ from game.engine.decisions import Decision
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj
 from game.engine.targets import PARTY_TYPES
-from game.engine.worth import permanent_value
+from game.engine.worth import held_tapped, permanent_value
 
 from .answers import Answer, valid_subset
 from .blocks import DANGER, Blocks, Race, plan_blocks, plan_worth, worst_order
@@ -496,9 +496,16 @@ def _can_ever_block(g: GameState, o: Obj) -> bool:
 
 
 def _may_attack_later(g: GameState, o: Obj) -> bool:
-    """A creature of the other player's that could attack on its next turn."""
+    """A creature of the other player's that could attack on its next turn: not one held tapped
+    through its untap step (Ray of Frost, CR 502.3), which the crack-back counted as 7 damage
+    and kept a hasty 5/4 menace home from an attack on an empty board (a game against aggro)."""
     c = chars(g, o)
-    return "Creature" in c.types and not c.cant_attack and "defender" not in c.keywords
+    return (
+        "Creature" in c.types
+        and not c.cant_attack
+        and "defender" not in c.keywords
+        and not held_tapped(g, o)
+    )
 
 
 def _could_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:

@@ -152,14 +152,6 @@ def _not_activated(card: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
-def _not_cast(card: str) -> Callable[[Engine, list[str]], str | None]:
-    def wrong(game: Engine, ids: list[str]) -> str | None:
-        cast = [label for label in _labels(game, ids) if label.startswith("cast") and card in label]
-        return f"it chose {cast[0]!r}" if cast else None
-
-    return wrong
-
-
 def _cast(card: str) -> Callable[[Engine, list[str]], str | None]:
     def wrong(game: Engine, ids: list[str]) -> str | None:
         labels = _labels(game, ids)
@@ -181,6 +173,14 @@ def _chooses(label: str) -> Callable[[Engine, list[str]], str | None]:
     def wrong(game: Engine, ids: list[str]) -> str | None:
         got = _labels(game, ids)
         return None if got == [label] else f"chose {got}"
+
+    return wrong
+
+
+def _one_of(*labels: str) -> Callable[[Engine, list[str]], str | None]:
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        return None if len(got) == 1 and got[0] in labels else f"chose {got}"
 
     return wrong
 
@@ -627,6 +627,20 @@ CASES = [
         _keeps_one_home,
         ("medium", "hard"),
         EASY_SLIPS + ": it never keeps blockers home against a lethal counter-attack",
+    ),
+    Case(
+        "kick_in_the_door_on_a_creature_that_can_attack.yaml",
+        "bob",
+        _one_of("Yuan-Ti Fang-Blade #1", "Yuan-Ti Fang-Blade #2"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": a good target, not always the best",
+    ),
+    Case(
+        "a_frozen_creature_is_no_crack_back.yaml",
+        "alice",
+        _attacks_with("Yuan-Ti Malison"),
+        ("medium", "hard"),
+        EASY_SLIPS + ": it holds an attacker back out of caution",
     ),
     Case(
         "magic_missile_all_at_the_face_for_lethal.yaml", "bob", _alice_alone, ("hard",), HARD_ONLY
