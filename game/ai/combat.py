@@ -16,7 +16,7 @@ from game.engine.decisions import Decision
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj
 from game.engine.targets import PARTY_TYPES
-from game.engine.worth import held_tapped, permanent_value
+from game.engine.worth import abilities_of, held_tapped, permanent_value
 
 from .answers import Answer, valid_subset
 from .blocks import DANGER, Blocks, Race, plan_blocks, plan_worth, worst_order
@@ -450,7 +450,11 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
     keep_clear = initiative_worth(g, opp)
     on_hit = initiative_drain(g, seat, opp) if g.player(opp).initiative else 0
     life = g.player(opp).life
-    later = {o.id: body(g, o) for o in g.controlled(seat) if _may_attack_later(g, o)}
+    later = {
+        o.id: body(g, o)
+        for o in g.controlled(seat)
+        if _may_attack_later(g, o, upkeep_first=g.active == seat)
+    }
 
     def worth(answer: Answer) -> float:
         chosen = [attackers[i] for i in ([answer] if isinstance(answer, str) else answer)]
@@ -486,7 +490,7 @@ def _race(g: GameState, seat: str) -> Race:
     home = [
         body(g, o)
         for o in g.controlled(g.opponent(seat))
-        if _may_attack_later(g, o) and o.id not in attacking
+        if _may_attack_later(g, o, upkeep_first=True) and o.id not in attacking
     ]
     return Race(sum(fight(b).to_defender for b in home))
 
@@ -495,16 +499,26 @@ def _can_ever_block(g: GameState, o: Obj) -> bool:
     return is_creature(g, o) and not o.tapped and not chars(g, o).cant_block
 
 
-def _may_attack_later(g: GameState, o: Obj) -> bool:
-    """A creature of the other player's that could attack on its next turn: not one held tapped
-    through its untap step (Ray of Frost, CR 502.3), which the crack-back counted as 7 damage
-    and kept a hasty 5/4 menace home from an attack on an empty board (a game against aggro)."""
+def _may_attack_later(g: GameState, o: Obj, *, upkeep_first: bool = False) -> bool:
+    """A creature that could attack on its controller's next turn: not one held tapped through
+    its untap step (Ray of Frost, CR 502.3), which the crack-back counted as 7 damage and kept a
+    hasty 5/4 menace home from an attack on an empty board (a game against aggro). Unless the
+    other player's upkeep comes first (`upkeep_first`: its controller is the active player) and
+    its controller untaps a creature there (`_untaps_at_their_upkeep`)."""
     c = chars(g, o)
-    return (
-        "Creature" in c.types
-        and not c.cant_attack
-        and "defender" not in c.keywords
-        and not held_tapped(g, o)
+    if "Creature" not in c.types or c.cant_attack or "defender" in c.keywords:
+        return False
+    return not held_tapped(g, o) or (upkeep_first and _untaps_at_their_upkeep(g, o.controller))
+
+
+def _untaps_at_their_upkeep(g: GameState, seat: str) -> bool:
+    """Whether `seat` untaps a creature at the other player's upkeep (White Plume Adventurer),
+    which frees a creature Ray of Frost holds before its controller's next attack."""
+    return any(
+        t.trigger == "opponent_upkeep" and any(s.get("op") == "white_plume_untap" for s in t.effect)
+        for o in g.controlled(seat)
+        if (card := abilities_of(g, o)) is not None
+        for t in card.triggers
     )
 
 

@@ -129,7 +129,9 @@ def _on_permanent(
                 # the damage it would have dealt.
                 change = 0.0 if theirs else min(0.0, change)
             total += -change if theirs else change
-        elif not held_tapped(g, obj) and not _unused_before_it_ends(g, seat, obj, s):
+        elif not held_tapped(g, obj) and not (
+            not r.hurts(s) and _unused_before_it_ends(g, seat, obj, s)
+        ):
             total += _helped(g, seat, r.hurts(s), obj.controller, s)
         # A creature held tapped gains or loses nothing by a counter or a boost: it is in no fight.
     return total
@@ -137,23 +139,29 @@ def _on_permanent(
 
 # The steps of the seat's turn after its creatures' last chance to attack or deal combat damage.
 _AFTER_COMBAT = frozenset(("end_of_combat", "postcombat_main", "end", "cleanup"))
+# The steps of a combat whose attackers are declared (with none declared, `Combat.declared`
+# stays unset).
+_ATTACKS_DECLARED = frozenset(("declare_attackers", "declare_blockers", "combat_damage"))
 
 
 def _unused_before_it_ends(g: GameState, seat: str, obj: Obj, step: Step) -> bool:
-    """Whether a change until end of turn ("gains haste", "gets +2/+0") on the seat's own
-    creature, on the seat's turn, ends unused: there the creature fights only as an attacker,
-    and this one won't attack: tapped and not attacking, a defender, its turn's attack declared
-    without it or over, or summoning sick with no haste, the step's own counted. Medium gave
-    Kick in the Door's haste to its tapped defender (Stirring Bard) with an untapped Yuan-Ti
-    Fang-Blade beside it, against the scripted aggro player."""
+    """Whether a helpful change until end of turn ("gains haste", "gets +2/+0") on the seat's
+    own creature, on the seat's turn, ends unused: there the creature fights only as an
+    attacker, and this one won't attack: tapped and not attacking, a defender, its turn's attack
+    declared without it or over, or summoning sick with no haste, the step's own counted. Medium
+    gave Kick in the Door's haste to its tapped defender (Stirring Bard) with an untapped Yuan-Ti
+    Fang-Blade beside it, against the scripted aggro player. Toughness answering the other
+    player's spell or ability on the stack is a save, used wherever the creature is."""
     if step.get("op") != "modify" or step.get("duration", "end_of_turn") != "end_of_turn":
         return False
     if g.active != seat or obj.controller != seat or step.get("set_base"):
         return False
+    if step.get("toughness", 0) > 0 and any(item.controller != seat for item in g.stack):
+        return False
     if g.step in _AFTER_COMBAT:
         return True
-    if g.combat is not None and g.combat.declared:
-        return obj.id not in g.combat.attackers
+    if g.step in _ATTACKS_DECLARED:
+        return g.combat is None or obj.id not in g.combat.attackers
     c = chars(g, obj)
     if obj.tapped or c.cant_attack or "defender" in c.keywords:
         return True
