@@ -33,7 +33,7 @@ from collections.abc import Callable
 from game.engine import kinds
 from game.engine.decisions import Decision, IllegalAnswer
 from game.engine.game import Engine
-from game.engine.state import GameState
+from game.engine.state import AFTER_COMBAT, GameState
 
 from .answers import Answer
 from .candidates import candidate_answers
@@ -77,7 +77,6 @@ SEARCHED = frozenset(
 # (rooms.py) and a sampled game, ending with the next turn, never reaches: the search saw only
 # the first room, and took Dungeon of the Mad Mage's 1 life over Lost Mine of Phandelver.
 COMBAT = frozenset({kinds.DECLARE_ATTACKERS, kinds.DECLARE_BLOCKERS})
-AFTER_COMBAT = frozenset({"end_of_combat", "postcombat_main", "end", "cleanup"})
 
 
 class OutOfTime(Exception):

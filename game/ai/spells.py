@@ -27,7 +27,7 @@ from game.engine.carddef import CardDef, Static, Step, TargetSpec
 from game.engine.combat import can_attack
 from game.engine.continuous import chars
 from game.engine.ops import reading
-from game.engine.state import GameState, Obj, StackItem
+from game.engine.state import AFTER_COMBAT, ATTACK_STEPS, GameState, Obj, StackItem
 from game.engine.targets import TARGET_KINDS, Ref, candidates
 from game.engine.worth import (
     HELD_SHARE,
@@ -129,19 +129,12 @@ def _on_permanent(
                 # the damage it would have dealt.
                 change = 0.0 if theirs else min(0.0, change)
             total += -change if theirs else change
-        elif not held_tapped(g, obj) and not (
-            not r.hurts(s) and _unused_before_it_ends(g, seat, obj, s)
+        elif not held_tapped(g, obj) and (
+            r.hurts(s) or not _unused_before_it_ends(g, seat, obj, s)
         ):
             total += _helped(g, seat, r.hurts(s), obj.controller, s)
         # A creature held tapped gains or loses nothing by a counter or a boost: it is in no fight.
     return total
-
-
-# The steps of the seat's turn after its creatures' last chance to attack or deal combat damage.
-_AFTER_COMBAT = frozenset(("end_of_combat", "postcombat_main", "end", "cleanup"))
-# The steps of a combat whose attackers are declared (with none declared, `Combat.declared`
-# stays unset).
-_ATTACKS_DECLARED = frozenset(("declare_attackers", "declare_blockers", "combat_damage"))
 
 
 def _unused_before_it_ends(g: GameState, seat: str, obj: Obj, step: Step) -> bool:
@@ -158,9 +151,9 @@ def _unused_before_it_ends(g: GameState, seat: str, obj: Obj, step: Step) -> boo
         return False
     if step.get("toughness", 0) > 0 and any(item.controller != seat for item in g.stack):
         return False
-    if g.step in _AFTER_COMBAT:
+    if g.step in AFTER_COMBAT:
         return True
-    if g.step in _ATTACKS_DECLARED:
+    if g.step in ATTACK_STEPS:  # attackers declared, none of them it (or none at all)
         return g.combat is None or obj.id not in g.combat.attackers
     c = chars(g, obj)
     if obj.tapped or c.cant_attack or "defender" in c.keywords:

@@ -29,6 +29,10 @@ STEPS = (
 )
 STEP_NAMES = {s: s.replace("_", " ") for s in STEPS}
 MAIN_STEPS = ("precombat_main", "postcombat_main")
+# The steps of a combat from the declaration of attackers to its damage (CR 508-510), and those
+# of a turn after its combat damage: no creature attacks or deals combat damage again.
+ATTACK_STEPS = frozenset(STEPS[STEPS.index("declare_attackers") : STEPS.index("end_of_combat")])
+AFTER_COMBAT = frozenset(STEPS[STEPS.index("end_of_combat") :])
 LANDS_PER_TURN = 1  # CR 305.2
 
 
