@@ -8,7 +8,8 @@ swapped, so both levels get the same deals, decks and coin flips. Prints one lin
 per pairing, then a JSON last line:
 
     {"pairings": [{"a", "b", "games", "a_wins", "draws", "a_win_rate", "ci_low", "ci_high",
-                   "by_b_deck": {deck: [a_wins, games]}}],
+                   "by_b_deck": {deck: [a_wins, games]},
+                   "by_decks": {"<a's deck> / <b's deck>": [a_wins, games]}}],
      "think_ms": {level: {"p50", "p95", "max", "decisions"}, "hard_searched": {...}},
      "think_cpu_ms": {...the same in CPU time of the deciding process...},
      "nontrivial_think_ms": {...decisions with more than one option...}, "jobs", ...}
@@ -148,6 +149,17 @@ def by_deck(results: list[dict]) -> dict[str, tuple[int, int]]:
     return out
 
 
+def by_decks(results: list[dict]) -> dict[str, tuple[int, int]]:
+    """Player a's wins and games by both preset decks ("a's deck / b's deck"): how strong each
+    deck is against each other, when a and b are the same level."""
+    out: dict[str, tuple[int, int]] = {}
+    for deck_a, deck_b in itertools.product(STARTER_DECKS, repeat=2):
+        mine = [r for r in results if r["decks"] == [deck_a, deck_b]]
+        if mine:
+            out[f"{deck_a} / {deck_b}"] = (sum(r["a_won"] for r in mine), len(mine))
+    return out
+
+
 def summarise(times: dict[str, list[float]]) -> dict[str, dict[str, float | int | None]]:
     out = {}
     for level, xs in sorted(times.items()):
@@ -239,6 +251,7 @@ def main() -> None:
             "ci_low": round(lo, 4),
             "ci_high": round(hi, 4),
             "by_b_deck": by_deck(mine),
+            "by_decks": by_decks(mine),
         }
         out_pairings.append(row)
         print(
