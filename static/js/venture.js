@@ -411,14 +411,18 @@
   document.addEventListener("htmx:wsAfterMessage", showCardsAsked);
   document.addEventListener("DOMContentLoaded", showCardsAsked);
 
-  // The older log lines stay open across their fragment's redraws.
-  var olderOpen = false;
+  // A <details data-keep-open="key"> the player opened stays open across its fragment's redraws
+  // (the older log lines; the concede confirmation, which a redraw pushed by the other player
+  // would otherwise close between the two clicks).
+  var keptOpen = {};
   document.addEventListener("toggle", function (event) {
-    if (event.target.matches && event.target.matches("details[data-keep-open]")) olderOpen = event.target.open;
+    var el = event.target;
+    if (el.matches && el.matches("details[data-keep-open]")) keptOpen[el.getAttribute("data-keep-open")] = el.open;
   }, true);
   document.addEventListener("htmx:wsAfterMessage", function () {
-    var older = document.querySelector("details[data-keep-open]");
-    if (older && olderOpen && !older.open) older.open = true;
+    document.querySelectorAll("details[data-keep-open]").forEach(function (el) {
+      if (keptOpen[el.getAttribute("data-keep-open")] && !el.open) el.open = true;
+    });
   });
 
   // Blocks by clicking: a creature of yours that can block, then the attacker it blocks. Only

@@ -409,6 +409,10 @@ def test_a_phone_gives_a_finger_24_px_for_the_tables_small_controls(open_as):
         ".plate .pile > summary",
     ]
     for selector in selectors:
+        # Measured once shown: a run on a loaded machine once read the replay link at 0x0 while
+        # the page was still taking the redraws pushed as it connected.
+        for each in alice.locator(selector).all():
+            expect(each).to_be_visible()
         found = rects(alice, selector)
         assert found, selector
         for rect in found:

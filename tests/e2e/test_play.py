@@ -147,3 +147,17 @@ def test_finishing_a_game_shows_the_game_over_screen_on_both_pages(new_page, liv
     expect(bob.locator("#rematch-link")).to_be_visible()
     bob.wait_for_timeout(1500)  # the socket's first frames have come: still here
     assert bob.url != alice.url
+
+
+def test_the_concede_confirmation_stays_open_while_the_other_player_moves(
+    new_page, live_server_url
+):
+    """Each move redraws the table's controls; the confirmation a player opened stays open
+    rather than closing between their two clicks."""
+    alice, bob = start_from_position(new_page, live_server_url, "varis_fork.yaml")
+    bob.locator("details.concede summary").click()
+    expect(bob.locator("details.concede button")).to_be_visible()
+    alice.click("#hand .card[data-name='Keen-Eared Sentry'] button")
+    expect(bob.locator("#prompt .waiting-text")).to_have_text("alice is choosing a dungeon…")
+    expect(bob.locator("details.concede button")).to_be_visible()
+    assert bob.locator("details.concede").evaluate("d => d.open")
