@@ -411,9 +411,9 @@
   document.addEventListener("htmx:wsAfterMessage", showCardsAsked);
   document.addEventListener("DOMContentLoaded", showCardsAsked);
 
-  // A <details data-keep-open="key"> the player opened stays open across its fragment's redraws
-  // (the older log lines; the concede confirmation, which a redraw pushed by the other player
-  // would otherwise close between the two clicks).
+  // A <details data-keep-open="key"> the player opened stays open across its fragment's redraws:
+  // the older log lines, a graveyard or exile being read, the mana abilities, and the concede
+  // confirmation, which a redraw pushed by the other player's move closed between two clicks.
   var keptOpen = {};
   document.addEventListener("toggle", function (event) {
     var el = event.target;
