@@ -89,7 +89,10 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
 
         async def resumed() -> None:
             seat = await Seat.player(again, code, alice.cookie_header, "Alice").connect()
-            assert seat.version == version
+            # The new server handed the turn out as it started: on a loaded machine the computer
+            # can answer before this page connects, so the page shows that answer or the game
+            # where the old server left it, never less.
+            assert seat.version >= version
             assert await seat.wait_for(lambda: seat.version > version, 20), (
                 "the computer did not answer after the restart"
             )
