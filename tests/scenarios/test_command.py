@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
+
+from django.core.management import call_command
+
+from game.ai import decide as checked_decide
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,6 +112,20 @@ def test_ask_prints_the_decision_the_script_reaches_and_the_levels_answer(tmp_pa
         assert "Outrider" in asked["answer"][0], f"{level} aimed Power Word Kill at its own"
         again = _manage("ask", str(f), "--level", level, "--seed", "7")
         assert json.loads(again.stdout) == asked  # a report reproduces
+
+
+def test_ask_searches_in_full_unless_given_the_servers_deadline(tmp_path):
+    """Hard's answer to a report must not depend on the machine's speed: no deadline unless
+    asked for."""
+    f = tmp_path / "removal.yaml"
+    f.write_text(REMOVAL)
+    with mock.patch("game.ai.checked.decide", wraps=checked_decide) as decide:
+        call_command("scenario", "ask", str(f), "--level", "hard", stdout=io.StringIO())
+        assert decide.call_args.kwargs["deadline"] is None
+        call_command(
+            "scenario", "ask", str(f), "--level", "hard", "--think-ms", "750", stdout=io.StringIO()
+        )
+        assert decide.call_args.kwargs["deadline"] is not None
 
 
 def test_ask_refuses_a_bad_file_an_ended_game_or_an_unknown_level_with_exit_2(tmp_path):

@@ -34,6 +34,13 @@ class Command(BaseCommand):
         ask.add_argument("path")
         ask.add_argument("--level", required=True, choices=LEVELS)
         ask.add_argument("--seed", type=int, default=0, help="the decision's seed (default 0)")
+        ask.add_argument(
+            "--think-ms",
+            type=float,
+            default=0,
+            help="Hard's deadline as the server gives it (checked.THINK_SECONDS is 750 ms); "
+            "0, the default, searches in full, so the answer depends on the file and seed alone",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["action"] == "ask":
@@ -73,9 +80,11 @@ class Command(BaseCommand):
         if failed:
             sys.exit(1)
 
-    def ask(self, *, path: str, level: str, seed: int, **_: object) -> dict:
+    def ask(self, *, path: str, level: str, seed: int, think_ms: float = 0, **_: object) -> dict:
         """The decision the file's script stops at and the level's answer to it, as the server
-        gives it (`answer_checked`: a brain that fails answers the safe option, logged)."""
+        gives it (`answer_checked`: a brain that fails answers the safe option, logged). The
+        server's deadline cuts Hard's search where the machine is slow, so it applies only when
+        `think_ms` asks for it: a report must give the same answer on any machine."""
         try:
             game = reached(path)
         except ScenarioError as e:
@@ -89,7 +98,8 @@ class Command(BaseCommand):
             )
             sys.exit(2)
         decision = d.to_json()
-        answer = answer_checked(game, d.player, level, seed, game=path)
+        think_seconds = think_ms / 1000 if think_ms > 0 else None
+        answer = answer_checked(game, d.player, level, seed, game=path, think_seconds=think_seconds)
         ids = answer if isinstance(answer, list) else [answer]
         return {
             "file": path,
