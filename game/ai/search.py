@@ -203,10 +203,11 @@ CLOCK_EVERY = 10
 def play_out(
     world: Engine, seat: str, w: int, seed: int, max_decisions: int, clock: Clock | None = None
 ) -> None:
-    """Play both sides (Medium for `seat`, world `w`'s style for the other), or until the game
-    ends: on the seat's own turn to the end of the other player's next turn (its answer to what
-    the seat did), on the other player's turn to the end of that turn. Playing on through the
-    seat's next turn when it defends measured no stronger (docs/ai.md, "Hard")."""
+    """Play both sides (Medium for `seat`, world `w`'s style for the other) to the end of the
+    other player's next turn when `seat` is active (its answer to what the seat did), or to the
+    end of this turn when it is the other player's; or until the game ends, or `max_decisions`
+    answers. `clock` is checked every CLOCK_EVERY decisions. Playing on through the seat's next
+    turn when it defends measured no stronger (docs/ai.md, "Hard")."""
     g = world.state
     stop_turn = g.turn + 2 if g.active == seat else g.turn + 1
     players = rollout_players(g, seat, w, seed)

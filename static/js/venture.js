@@ -412,18 +412,23 @@
   document.addEventListener("DOMContentLoaded", showCardsAsked);
 
   // A <details data-keep-open="key"> the player opened stays open across its fragment's redraws:
-  // the older log lines, a graveyard or exile being read, the mana abilities, and the concede
-  // confirmation, which a redraw pushed by the other player's move closed between two clicks.
+  // the older log lines, a graveyard or exile being read, the mana abilities of a decision, and
+  // the concede confirmation, which a redraw pushed by the other player's move closed between
+  // two clicks. The state is read just before each message is swapped in (a toggle event comes
+  // later, and not at all from an element the swap removed), and put back before the other
+  // listeners of the message measure the page (capture: they listen on the way up).
   var keptOpen = {};
-  document.addEventListener("toggle", function (event) {
-    var el = event.target;
-    if (el.matches && el.matches("details[data-keep-open]")) keptOpen[el.getAttribute("data-keep-open")] = el.open;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    keptOpen = {};
+    document.querySelectorAll("details[data-keep-open]").forEach(function (el) {
+      if (el.open) keptOpen[el.getAttribute("data-keep-open")] = true;
+    });
   }, true);
   document.addEventListener("htmx:wsAfterMessage", function () {
     document.querySelectorAll("details[data-keep-open]").forEach(function (el) {
       if (keptOpen[el.getAttribute("data-keep-open")] && !el.open) el.open = true;
     });
-  });
+  }, true);
 
   // Blocks by clicking: a creature of yours that can block, then the attacker it blocks. Only
   // the pairs the engine offers (the options' checkboxes) can be made; a blocker blocks one

@@ -157,7 +157,10 @@ def test_the_concede_confirmation_stays_open_while_the_other_player_moves(
     alice, bob = start_from_position(new_page, live_server_url, "varis_fork.yaml")
     bob.locator("details.concede summary").click()
     expect(bob.locator("details.concede button")).to_be_visible()
+    bob.locator("details.concede").evaluate("d => { d.dataset.before = 'yes'; }")
     alice.click("#hand .card[data-name='Keen-Eared Sentry'] button")
     expect(bob.locator("#prompt .waiting-text")).to_have_text("alice is choosing a dungeon…")
+    # A new element (the move redrew it), open as the one it replaced.
+    expect(bob.locator("details.concede[data-before]")).to_have_count(0)
     expect(bob.locator("details.concede button")).to_be_visible()
     assert bob.locator("details.concede").evaluate("d => d.open")
