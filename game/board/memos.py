@@ -17,6 +17,7 @@ from django.urls import reverse
 from dungeons.maplayout import DungeonMap, layout
 from game.engine.carddef import CardDef
 from game.engine.cards import CARDS, TOKENS
+from game.engine.headings import is_heading
 from game.engine.stops import STOP_STEPS
 from game.runtime.lru import LRU
 
@@ -60,7 +61,7 @@ def log_lines(lines: tuple[str, ...]) -> tuple[LogLine, ...]:
 def log_line(line: str) -> LogLine:
     """A line of the game log, its rule citation apart: split once per distinct line (a new
     answer adds a line or a few, and the panel shows the last 80)."""
-    return LogLine(*split_citation(line))
+    return LogLine(*split_citation(line), heading=is_heading(line))
 
 
 @functools.lru_cache(maxsize=4096)  # a step of the turn and a set of stops: few distinct

@@ -353,6 +353,7 @@ class WaitingTrigger:
 class LogLine:
     text: str
     rule: str  # its rule citation ("CR 704.5a"), or ""
+    heading: bool = False  # a turn's or a phase's first line (engine/headings.py)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from .cards import CARDS, TOKENS
 from .choices import choose_objects
 from .decisions import Decision, IllegalAnswer, Option
 from .dungeon import DungeonSpec
+from .headings import turn_heading
 from .kinds import MULLIGAN, MULLIGAN_BOTTOM, PLAY_OR_DRAW
 from .ops import load
 from .position import apply_position
@@ -115,7 +116,7 @@ class Engine:
                 if self.setup.play_or_draw:
                     yield from self._play_or_draw()
                 yield from self._mulligans()
-                g.note(f"Turn 1: {g.active}'s turn")
+                g.note(turn_heading(1, g.active))
             yield from run_turns(g, start_step, resume)
         except GameOver:
             return

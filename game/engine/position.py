@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import CARDS, TOKENS
+from .headings import phase_heading
 from .mana import MANA_KINDS
 from .state import STEPS, DungeonState, GameState, Obj
 
@@ -57,6 +58,7 @@ def apply_position(
             raise PositionError(f"attached_to: no permanent named {target!r}")
         o.attached_to = host.id
     g.note(f"Position loaded: turn {g.turn}, {g.active}'s {step.replace('_', ' ')}")
+    g.heading_written = phase_heading(g.turn, g.active, step)  # the line above names the step
     return step
 
 

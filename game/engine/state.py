@@ -273,6 +273,10 @@ class GameState:
         self._next_id = 1
         self._timestamp = 0
         self.log: list[str] = []
+        # The heading of the phase in progress, written before its first line (headings.py),
+        # and the last heading written.
+        self.heading = ""
+        self.heading_written = ""
         self.winner: str | None = None
         self.end_reason = ""
         self.over = False
@@ -361,4 +365,7 @@ class GameState:
 
     # the log --------------------------------------------------------------------------------
     def note(self, text: str, rule: str | None = None) -> None:
+        if self.heading and self.heading != self.heading_written:
+            self.log.append(self.heading)
+            self.heading_written = self.heading
         self.log.append(f"{text} ({rule})" if rule else text)

@@ -7,6 +7,7 @@ from .choices import Gen, choose_objects
 from .combat import declare_attackers, declare_blockers
 from .combat_damage import combat_damage, has_first_strike_step
 from .continuous import chars, end_effects
+from .headings import phase_heading, turn_heading
 from .initiative import upkeep_trigger
 from .kinds import DISCARD
 from .priority import priority_decision, take_action
@@ -56,6 +57,7 @@ def empty_pools(g: GameState) -> None:
 def enter_step(g: GameState, step: str) -> None:
     g.step = step
     g.step_serial += 1
+    g.heading = phase_heading(g.turn, g.active, step)
 
 
 def run_turns(g: GameState, start_step: str, resume: bool) -> Gen:
@@ -79,7 +81,8 @@ def begin_next_turn(g: GameState) -> None:
         p.lands_played = 0
         p.ventures_this_turn = 0
     g.creatures_died_this_turn = 0
-    g.note(f"Turn {g.turn}: {g.active}'s turn")
+    g.heading = g.heading_written = ""  # the turn's own line heads its beginning phase
+    g.note(turn_heading(g.turn, g.active))
 
 
 def run_step(g: GameState, step: str, skip_start: bool) -> Gen:

@@ -33,6 +33,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from game.engine.game import Engine
+from game.engine.headings import is_heading
 from game.engine.kinds import KINDS
 from game.models import Game, GameAction, Player, Seat, Takeback
 
@@ -76,8 +77,10 @@ def takeback_words(engine: Engine, index: int) -> str:
     if mark is None:
         return "an earlier answer"
     kind, start, stop = mark
-    if stop > start:
-        line = _RULE.sub("", engine.state.log[start])
+    # A phase's heading names no answer: the line after it does.
+    lines = [x for x in engine.state.log[start:stop] if not is_heading(x)]
+    if lines:
+        line = _RULE.sub("", lines[0])
         return line if len(line) <= MAX_WHAT else line[: MAX_WHAT - 1] + "…"
     who = engine.answers[index][0]
     waiting = KINDS[kind].waiting if kind in KINDS else "was deciding"

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game.board.whose import log_line_for
 from game.engine.effects_permanents import _tokens
+from game.engine.headings import is_heading
 from game.scenario.runner import final_state
+
+from .helpers import position
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -41,3 +45,48 @@ def test_until_next_turn_says_whose_turn():
     in the venture's line, keeps its words)."""
     lines = _log("engine/continuous_until_your_next_turn.yaml")
     assert "bob's Grizzled Outrider gets -4/-0 until alice's next turn" in lines, lines
+
+
+def test_each_phase_where_something_happens_is_headed_in_the_log():
+    """A land played after combat reads apart from one played before it: the log heads a phase
+    with its name before its first line, and a phase where nothing is logged gets no heading."""
+    game = position(
+        {"alice": {"battlefield": ["Grizzled Outrider"], "hand": ["Forest"]}, "bob": {}},
+        turn={"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    start = len(game.state.log)
+    while not (game.state.step == "postcombat_main" and game.pending.player == "alice"):
+        d = game.pending
+        if d.kind == "declare_attackers":
+            game.answer("alice", [o.id for o in d.options])
+        elif d.kind == "declare_blockers":
+            game.answer("bob", [])
+        else:
+            game.answer(d.player, "pass")
+    play = next(o.id for o in game.pending.options if o.label == "play Forest")
+    game.answer("alice", play)
+    while game.state.turn == 3:
+        game.answer(game.pending.player, "pass")
+    log = game.state.log[start:]
+    headings = [line for line in log if is_heading(line)]
+    assert headings == [
+        "alice's combat, turn 3",
+        "alice's second main phase, turn 3",
+        "Turn 4: bob's turn",
+    ], log
+    combat = log.index("alice's combat, turn 3")
+    assert log[combat + 1].startswith("alice attacks bob with Grizzled Outrider"), log
+    assert log[log.index("alice's second main phase, turn 3") + 1] == (
+        "alice plays Forest (CR 305.1)"
+    )
+    # The position's own line names the step it starts in: no heading repeats it.
+    assert not any("first main phase" in line for line in log), log
+
+
+def test_a_heading_reads_as_a_heading_on_either_players_page():
+    assert is_heading("Turn 12: bob's turn")
+    assert is_heading(log_line_for("alice's second main phase, turn 7", "alice"))
+    assert log_line_for("alice's combat, turn 7", "alice") == "Your combat, turn 7"
+    assert is_heading("Your ending phase, turn 7")
+    assert not is_heading("alice casts Ray of Frost targeting bob's combat, turn 7 copy")
+    assert not is_heading("alice plays Forest (CR 305.1)")

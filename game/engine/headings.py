@@ -1,0 +1,49 @@
+"""The game log's headings: the line that starts each turn, and the line that names a phase of
+it (CR 500.1) before the first thing that happens in that phase. Without them a spell cast
+after combat reads the same as one cast before it (a playtest).
+
+A phase in which nothing is logged gets no heading, so a turn of passes stays one line. The
+beginning phase has none of its own: the turn's line heads it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The words of each phase (CR 500.1) by the steps in it; the beginning phase is left out.
+PHASE_WORDS = {
+    "precombat_main": "first main phase",
+    "beginning_of_combat": "combat",
+    "declare_attackers": "combat",
+    "declare_blockers": "combat",
+    "combat_damage": "combat",
+    "end_of_combat": "combat",
+    "postcombat_main": "second main phase",
+    "end": "ending phase",
+    "cleanup": "ending phase",
+}
+
+# A heading as the engine writes it or as a viewer reads it ("alice's combat, turn 8" becomes
+# "Your combat, turn 8" on alice's page: board/whose.py).
+_HEADING = re.compile(
+    r"^(?:Turn \d+: .+'s turn|.+ (?:"
+    + "|".join(sorted(set(PHASE_WORDS.values())))
+    + r"), turn \d+)$"
+)
+
+
+def turn_heading(turn: int, active: str) -> str:
+    return f"Turn {turn}: {active}'s turn"
+
+
+def phase_heading(turn: int, active: str, step: str) -> str:
+    """The heading of the phase `step` is in, or "" in the beginning phase."""
+    words = PHASE_WORDS.get(step)
+    return f"{active}'s {words}, turn {turn}" if words else ""
+
+
+def is_heading(line: str) -> bool:
+    return _HEADING.match(line) is not None
+
+
+__all__ = ["PHASE_WORDS", "is_heading", "phase_heading", "turn_heading"]
