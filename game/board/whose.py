@@ -205,11 +205,13 @@ def log_line_for(line: str, me: str) -> str:
     text for both players and the replay): a target ("casts Kick in the Door targeting Bob's
     Dungeon Crawler"), a permanent at the start of a line ("Bob's Goblin is destroyed") and one
     dealt damage ("deals 2 damage to Goblin (Bob's)"). To the viewer its own things are
-    "your", "Your" and "(yours)", and itself as a target "you"."""
+    "your", "Your" and "(yours)", and itself as a target "you"; its own turn's first line says
+    "Turn 9: your turn"."""
     if not me:
         return line
     name = re.escape(me)
     line = re.sub(rf"^{name}'s ", "Your ", line)
+    line = re.sub(rf"^(Turn \d+: ){name}'s turn$", r"\1your turn", line)
     line = line.replace(whose_after(me), "(yours)")
     at = line.find(_TARGETING)
     if at < 0:

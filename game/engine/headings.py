@@ -24,9 +24,10 @@ PHASE_WORDS = {
 }
 
 # A heading as the engine writes it or as a viewer reads it ("alice's combat, turn 8" becomes
-# "Your combat, turn 8" on alice's page: board/whose.py).
+# "Your combat, turn 8" on alice's page, and "Turn 9: alice's turn" becomes "Turn 9: your
+# turn": board/whose.py).
 _HEADING = re.compile(
-    r"^(?:Turn \d+: .+'s turn|.+ (?:"
+    r"^(?:Turn \d+: (?:.+'s|your) turn|.+ (?:"
     + "|".join(sorted(set(PHASE_WORDS.values())))
     + r"), turn \d+)$"
 )

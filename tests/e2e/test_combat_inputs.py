@@ -77,6 +77,11 @@ def test_a_turn_with_combat_by_keyboard_is_four_keys_and_none_for_the_defender(
     assert keys.count == 4, keys.count
     assert bob_inputs.count == 0
     expect(alice.locator("#log")).not_to_contain_text("declares no blockers")
+    # The log heads the combat with its phase, in each player's words.
+    expect(alice.locator("#log li.heading", has_text="Your combat, turn 5")).to_have_count(1)
+    expect(bob.locator("#log li.heading", has_text="alice's combat, turn 5")).to_have_count(1)
+    expect(bob.locator("#log li.heading").first).to_have_text("Turn 6: your turn")
+    expect(alice.locator("#log li.heading").first).to_have_text("Turn 6: bob's turn")
 
 
 def test_enter_ticks_a_focused_checkbox_and_space_does_not(new_page, live_server_url):

@@ -85,6 +85,9 @@ def test_each_phase_where_something_happens_is_headed_in_the_log():
 
 def test_a_heading_reads_as_a_heading_on_either_players_page():
     assert is_heading("Turn 12: bob's turn")
+    assert log_line_for("Turn 12: bob's turn", "bob") == "Turn 12: your turn"
+    assert is_heading("Turn 12: your turn")
+    assert log_line_for("Turn 12: bob's turn", "alice") == "Turn 12: bob's turn"
     assert is_heading(log_line_for("alice's second main phase, turn 7", "alice"))
     assert log_line_for("alice's combat, turn 7", "alice") == "Your combat, turn 7"
     assert is_heading("Your ending phase, turn 7")
