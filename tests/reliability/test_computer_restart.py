@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from pathlib import Path
 
@@ -80,7 +81,8 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
             time.sleep(0.2)
         assert not any(alive(pid) for pid in thinkers), "a killed server left its child behind"
 
-        (again,) = start_servers(database_url, f"{name}-after", 1, VENTURE_LOG_LEVEL="INFO")
+        # DEBUG: the new server says when the computer answers, and at which version.
+        (again,) = start_servers(database_url, f"{name}-after", 1, VENTURE_LOG_LEVEL="DEBUG")
         # The new server hands the turn out as it starts, before any page connects.
         deadline = time.monotonic() + 20
         while "handed out again (this server started)" not in again.log_text():
@@ -96,9 +98,15 @@ def test_a_restart_while_the_computer_is_to_move_resumes_its_turn(database_url, 
             assert await seat.wait_for(lambda: seat.version > version, 20), (
                 "the computer did not answer after the restart"
             )
+            assert not seat.over, "the game ended over the restart"
             await seat.close()
 
         asyncio.run(resumed())
+        # The version moved by the computer's own answer to the decision it held when the old
+        # server died (a restart that ended the game would have moved it too).
+        assert re.search(rf"the computer answered .* at {version} \(", again.log_text()), (
+            again.log_text()[-2000:]
+        )
     finally:
         slow.stop()
         if again is not None:
