@@ -31,7 +31,15 @@
     if (!old || !fresh) return;
     // The address first (whatever goes wrong in the new fragment, it names the point shown).
     if (push) address(fresh, url, push === "replace");
+    // A graveyard or exile the viewer opened stays open from point to point.
+    const kept = new Set();
+    old.querySelectorAll("details[data-keep-open]").forEach(function (d) {
+      if (d.open) kept.add(d.dataset.keepOpen);
+    });
     old.replaceWith(fresh);
+    fresh.querySelectorAll("details[data-keep-open]").forEach(function (d) {
+      if (kept.has(d.dataset.keepOpen)) d.open = true;
+    });
     setUp(fresh);
     if (!fresh.querySelector("#replay-play").hidden && timer && fresh.dataset.at === fresh.dataset.last) stop();
   }

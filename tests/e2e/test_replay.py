@@ -197,6 +197,14 @@ def test_a_finished_games_replay_on_a_desktop(open_page, live_server_url):
     page.goto(f"{live_server_url}/g/{game.code}/replay/?at={middle + 3}")
     expect(page.locator("#life-chart")).to_be_visible()
     save_readme_picture(page, "replay.png", full_page=True)
+    # A graveyard opened to be read stays open while the replay steps on.
+    pile = page.locator("details.pile").first
+    key = pile.get_attribute("data-keep-open")
+    pile.locator("summary").click()
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    expect_at(page, middle + 4)
+    expect(page.locator(f"details.pile[data-keep-open='{key}']")).to_have_js_property("open", True)
     play_on_from_a_point(open_page, live_server_url, DESKTOP, game, alice, tl, False, "friend")
 
 
