@@ -7,7 +7,7 @@ from .continuous import chars
 from .decisions import Decision, Option
 from .kinds import DECLARE_ATTACKERS, DECLARE_BLOCKERS
 from .state import Combat, GameState, Obj
-from .targets import numbered_name
+from .targets import numbered_name, whose_after
 from .triggers import fire
 
 
@@ -128,6 +128,14 @@ def block_pairs(g: GameState) -> list[tuple[Obj, Obj]]:
     return pairs
 
 
+def block_words(g: GameState, blocker: Obj, attacker: Obj) -> str:
+    """ "Nadaar blocks Gloom Stalker #2": the blocker is the defender's, named at the start of
+    the line; an attacker of the blocker's own name says whose it is ("Wolf blocks Wolf
+    (alice's)"), or the line would not tell them apart (a playtest)."""
+    mark = f" {whose_after(attacker.controller)}" if attacker.name == blocker.name else ""
+    return f"{numbered_name(g, blocker)} blocks {numbered_name(g, attacker)}{mark}"
+
+
 def declare_blockers(g: GameState) -> Gen:
     """CR 509.1: the defending player declares blockers; asked only when one can block.
 
@@ -194,11 +202,7 @@ def declare_blockers(g: GameState) -> Gen:
     for b, a in chosen:  # type: ignore[misc]
         c.blockers.setdefault(a.id, []).append(b.id)
         c.blocking[b.id] = a.id
-    g.note(
-        f"{defender} blocks: "
-        + "; ".join(f"{numbered_name(g, b)} blocks {numbered_name(g, a)}" for b, a in chosen),  # type: ignore[misc]
-        "CR 509.1",
-    )
+    g.note(f"{defender} blocks: " + "; ".join(block_words(g, b, a) for b, a in chosen), "CR 509.1")  # type: ignore[misc]
     for a_id in c.blockers:
         a = g.permanent(a_id)
         if a is not None:

@@ -152,6 +152,11 @@ def deal_damage(
         # Whose after the name, so that the sentence up to it reads as it always has (scenario
         # files check log fragments, docs/scenarios.md).
         whom = f"{numbered_name(g, o)} {whose_after(o.controller)}"
+        if source is not None and source.name == o.name and source.controller != o.controller:
+            # Two namesakes fighting: "Wolf deals 2 damage to Wolf (yours)" would not say whose
+            # Wolf dealt it (a playtest). Whose goes first, as a death's line has it, so the
+            # sentence from the name on reads as it always has.
+            source_name = f"{source.controller}'s {source_name}"
         g.note(f"{source_name} deals {amount} damage to {whom}")
     if lifelink_to is not None:
         gain_life(g, lifelink_to, amount)  # lifelink (CR 702.15b)
