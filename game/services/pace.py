@@ -127,7 +127,9 @@ def run_pace(
                 return explained
             engine.state.note(forced_note(d, answer))
             explained.add(len(engine.answers))
-        elif answer == "pass" and not seat.pass_until:
+        elif answer == "pass" and not seat.pass_until and not seat.player.is_computer:
+            # Said for a person, who may wonder why they were not asked; the computer's passes
+            # said so were one line in six of a game's log (a playtest).
             why = passed_because(engine.state, d, stops_of(seat))
             if why is not None:
                 engine.state.note(why)

@@ -142,6 +142,46 @@ def test_an_answer_is_applied_logged_and_replayable(alice, bob):
     assert {**bare, "log": None} == {**cached_state, "log": None}
 
 
+NOTHING_TO_DO = """
+name: Nobody can do anything at the end of Alice's turn
+players: [alice, bob]
+turn: {number: 4, active: alice, step: postcombat_main}
+setup:
+  alice:
+    library: [Plains, Plains]
+    battlefield: [Plains]
+  bob:
+    hand: [Magic Missile]
+    library: [Swamp, Swamp]
+    battlefield: [{card: Mountain, tapped: true}]
+"""
+
+
+@pytest.mark.parametrize("computer", [False, True], ids=["a person", "the computer"])
+def test_a_pass_is_explained_in_the_log_for_a_person_not_for_the_computer(alice, bob, computer):
+    """The line explaining an automatic pass is for a person wondering why they were not
+    asked; the computer's were one line in six of a game's log (a playtest). Bob is stopped at
+    Alice's end step (the computer's own stops; a person's, turned on here) with no mana to
+    cast his Magic Missile: passed for him."""
+    other = services.computer_player("medium") if computer else bob
+    if not computer:
+        bob.stops = sorted(DEFAULT_STOPS | {"theirs:end"})
+        bob.save(update_fields=["stops"])
+    game = start_from_text(alice, other, NOTHING_TO_DO, "nothing.yaml")
+    with services.reading(game) as engine:
+        assert engine.state.turn == 5  # alice's turn passed without a question
+        log = list(engine.state.log)
+    name = other.display_name
+    explained = [line for line in log if line.startswith(f"{name}'s priority is passed")]
+    if computer:
+        assert explained == [], log
+    else:
+        assert explained == [
+            f"{name}'s priority is passed in alice's end step: no untapped mana "
+            "source (every card costs mana)"
+        ], log
+
+
 def test_refusals_change_nothing(alice, bob):
     game = start_position(alice, bob, "varis_fork.yaml")
     cast = option_id(game, "cast Keen-Eared Sentry")
