@@ -93,7 +93,10 @@ def _battlefield(
         # Who fights whom, in words on the cards (the lines between them are drawn by the page):
         # the names go into the permanent's view, so they are part of its memo key.
         if p.get("blocks") is not None:
-            p = {**p, "blocks_name": names.get(p["blocks"], "")}
+            # A blocker stays a blocking creature when the creature it blocks has left combat
+            # (only its own removal ends that, CR 506.4): said so, rather than "blocking" and
+            # no name (a playtest).
+            p = {**p, "blocks_name": names.get(p["blocks"], "a creature no longer in combat")}
         if p.get("attacks") is not None:
             p = {**p, "attacks_name": names.get(p["attacks"], "")}
         if p.get("blocked_by"):

@@ -215,3 +215,35 @@ def test_options_past_nine_have_keys_too():
     options = [Option(f"c{i}", f"Card {i}") for i in range(13)]
     keys = [o.key for o in prompt_of(Decision("alice", CHOOSE_CARD, "Choose", options), {}).options]
     assert keys == list("1234567890bcd")
+
+
+def test_a_blocker_whose_attacker_is_gone_says_so_on_its_card(players):
+    """Bob blocks the Outrider, then kills it with Power Word Kill: the Ogre is still a
+    blocking creature (CR 506.4), and its card said "blocking" with no name (a playtest)."""
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "    library: [Swamp, Swamp, Swamp]\n"
+        "    battlefield: [Dungeon Crawler, Zombie Ogre, Swamp]",
+        "    hand: [Power Word Kill]\n"
+        "    library: [Swamp, Swamp, Swamp]\n"
+        "    battlefield: [Zombie Ogre, Swamp, Swamp]",
+    )
+    game = start_from_text(alice, bob, text)
+    game.seats.filter(player=alice).update(full_control=True)  # asked after the kill resolves
+    game = answer(game, alice, ["Grizzled Outrider"])
+    while (d := pending(game)).kind != "declare_blockers":
+        game = answer(game, alice if d.player == "Alice" else bob, "pass")
+    game = answer(game, bob, ["Zombie Ogre blocks Grizzled Outrider"])
+    while pending(game).player == "Alice":
+        game = answer(game, alice, "pass")
+    game = answer(game, bob, "cast Power Word Kill")
+    game = answer(game, bob, ["Grizzled Outrider"])
+    while (d := pending(game)).kind == "priority" and "Power Word Kill" in _stack(game):
+        game = answer(game, alice if d.player == "Alice" else bob, "pass")
+    ogre = next(p for p in view(game, bob).bottom.creatures if p.info.name == "Zombie Ogre")
+    assert ogre.blocking and ogre.blocks_name == "a creature no longer in combat"
+
+
+def _stack(game) -> list[str]:
+    with services.reading(game) as engine:
+        return [item.name for item in engine.state.stack]
