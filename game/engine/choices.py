@@ -6,9 +6,11 @@ Each helper is a generator: it yields a `Decision` and returns the answer, so ca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Generator
 from typing import Any
 
+from .carddef import TargetSpec
 from .decisions import Decision, Option
 from .kinds import CHOOSE_TARGETS, DIVIDE, YES_NO
 from .state import GameState, Obj, StackItem
@@ -108,7 +110,7 @@ def choose_targets(g: GameState, item: StackItem) -> Gen:
         d = Decision(
             item.controller,
             CHOOSE_TARGETS,
-            f"{item.name}: choose {spec.phrase}",
+            f"{item.name}: choose {spec.phrase}{what_it_gets(item, spec)}",
             options,
             multi=multi,
             min_count=spec.min,
@@ -122,6 +124,20 @@ def choose_targets(g: GameState, item: StackItem) -> Gen:
         if spec.divided and refs:
             item.division = yield from choose_division(g, item, refs, spec.divided)  # type: ignore[arg-type]
     return True
+
+
+def what_it_gets(item: StackItem, spec: TargetSpec) -> str:
+    """For a text with several target phrases, what this phrase's target gets, from the
+    sentence the phrase begins (" (gets +2/+0 and gains first strike until end of turn)"):
+    "choose target creature", then "choose up to one other target creature", did not say which
+    of Rally Maneuver's two creatures gets first strike (a playtest). "" otherwise."""
+    if len(item.target_specs) < 2:
+        return ""
+    for sentence in re.split(r"(?<=\.)\s+", item.text):
+        if sentence.lower().startswith(spec.phrase.lower()):
+            rest = sentence[len(spec.phrase) :].strip().rstrip(".")
+            return f" ({rest})" if rest else ""
+    return ""
 
 
 def choose_division(g: GameState, item: StackItem, refs: list[Ref], total: int) -> Gen:

@@ -151,3 +151,32 @@ def test_a_search_offers_identical_cards_once_and_still_takes_a_copy_answered_be
     assert [o.name for o in game.state.player("alice").hand] == ["Swamp"]
     left = {o.id for o in game.state.player("alice").library}
     assert swamps[2] not in left and {swamps[0], swamps[1]} <= left
+
+
+def test_each_target_of_a_text_with_two_says_what_it_gets():
+    """Rally Maneuver asks for two creatures; each question says which one gets first strike
+    and which lifelink (a playtest could not tell). A text with one target phrase is asked as
+    before."""
+    game = position(
+        {
+            "alice": {
+                "battlefield": ["Grizzled Outrider", "Dungeon Crawler", "Plains", "Plains"]
+                + ["Plains"],
+                "hand": ["Rally Maneuver"],
+            },
+            "bob": {},
+        },
+        turn={"number": 3, "active": "alice", "step": "precombat_main"},
+    )
+    game.answer(
+        "alice", next(o.id for o in game.pending.options if o.label == "cast Rally Maneuver")
+    )
+    assert game.pending.prompt == (
+        "Rally Maneuver: choose target creature "
+        "(gets +2/+0 and gains first strike until end of turn)"
+    )
+    game.answer("alice", game.pending.options[0].id)
+    assert game.pending.prompt == (
+        "Rally Maneuver: choose up to one other target creature "
+        "(gets +0/+2 and gains lifelink until end of turn)"
+    )
