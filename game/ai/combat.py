@@ -38,6 +38,9 @@ DECKS_SOON = 12
 # Racing: the other side's next attacks kill the seat within this many of its turns even with
 # every creature of the seat's kept home to block.
 RACE_LOST_TURNS = 3
+# What the other player may add to a crack-back beyond its creatures' power: one burn spell
+# (Magic Missile's 3) or a room's drain (Undercity's Trap!, 5 life), whichever is more.
+CRACK_BACK_MARGIN = 5
 
 
 class CombatRules(Rules):
@@ -469,6 +472,34 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
         return -theirs.worth(theirs.plan())
 
     return worth
+
+
+def all_in_is_safe(g: GameState, d: Decision, seat: str, answer: Answer) -> bool:
+    """Whether `answer` to the attack decision `d` sends every creature that can attack, their
+    combat damage unblocked is at least the other player's life, and the other player's whole
+    board (every creature of theirs that could attack next turn, unblocked) plus
+    CRACK_BACK_MARGIN stays below the seat's life. Such an attack wins unless the blocks stop
+    it, and costs nothing the crack-back can punish, so Hard keeps it without searching: its
+    sampled games end before its next attack, so they count the creatures the blocks trade
+    and never the follow-up that wins (Hard sent Clattering Skeletons alone into an 8-life
+    aggro player with exactly 8 power on its board, and lost what the all-in won)."""
+    ids = answer if isinstance(answer, list) else [answer]
+    going: set[int] = set()
+    at_them = 0  # their combat damage to the player, unblocked
+    for i in ids:
+        obj, aim = d.option(i).data  # type: ignore[misc]
+        going.add(obj.id)
+        if isinstance(aim, str):  # at the player, not a planeswalker
+            at_them += fight(body(g, obj)).to_defender
+    if not going or going != {opt.data[0].id for opt in d.options}:  # type: ignore[index]
+        return False
+    opp = g.opponent(seat)
+    if at_them < g.player(opp).life:
+        return False
+    crack_back = sum(
+        fight(body(g, o)).to_defender for o in g.controlled(opp) if _may_attack_later(g, o)
+    )
+    return crack_back + CRACK_BACK_MARGIN < g.player(seat).life
 
 
 def initiative_worth(g: GameState, seat: str) -> float:

@@ -37,7 +37,7 @@ from game.engine.state import AFTER_COMBAT, GameState
 
 from .answers import Answer
 from .candidates import candidate_answers
-from .combat import attack_answer_worth, block_answer_worth
+from .combat import all_in_is_safe, attack_answer_worth, block_answer_worth
 from .copies import Fork
 from .features import evaluate
 from .opponents import rollout_players
@@ -99,7 +99,16 @@ def searches(game: Engine, seat: str, seed: int) -> bool:
     if d is None or d.kind not in SEARCHED:
         return False
     medium = Policy(seat, random.Random(seed)).answer(game)
+    if _keeps_medium(game, seat, d, medium):
+        return False
     return len(candidate_answers(game, seat, d, medium)) > 1
+
+
+def _keeps_medium(game: Engine, seat: str, d: Decision, medium: Answer) -> bool:
+    """Whether Medium's answer stands without a search: an attack with everything that is lethal
+    unblocked and that the crack-back cannot punish (`combat.all_in_is_safe`), which the
+    sampled games, ending before the seat's next attack, undervalue."""
+    return d.kind == kinds.DECLARE_ATTACKERS and all_in_is_safe(game.state, d, seat, medium)
 
 
 def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = None) -> Answer:
@@ -107,7 +116,7 @@ def search_answer(game: Engine, seat: str, seed: int, deadline: float | None = N
     assert d is not None
     rng = random.Random(seed)
     medium = Policy(seat, random.Random(seed)).answer(game)
-    if d.kind not in SEARCHED:
+    if d.kind not in SEARCHED or _keeps_medium(game, seat, d, medium):
         return medium
     candidates = candidate_answers(game, seat, d, medium)
     if len(candidates) <= 1:

@@ -299,6 +299,13 @@ CASES = [
         "Easy sees an all-in lethal attack only when nothing can block",
     ),
     Case(
+        "attacks_with_everything_when_the_crack_back_cannot_kill.yaml",
+        "bob",
+        _attacks_with("Clattering Skeletons", "Dungeon Crawler #1", "Dungeon Crawler #2"),
+        ("medium", "hard"),
+        "Easy judges each attacker alone and keeps the Crawlers from the 5/3 blocker",
+    ),
+    Case(
         "attacks_before_its_library_runs_out.yaml",
         "bob",
         _attacks_with("Dungeon Crawler #1", "Dungeon Crawler #2", "Dungeon Crawler #3"),
