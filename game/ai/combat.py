@@ -38,9 +38,6 @@ DECKS_SOON = 12
 # Racing: the other side's next attacks kill the seat within this many of its turns even with
 # every creature of the seat's kept home to block.
 RACE_LOST_TURNS = 3
-# What the other player may add to a crack-back beyond its creatures' power: one burn spell
-# (Magic Missile's 3) or a room's drain (Undercity's Trap!, 5 life), whichever is more.
-CRACK_BACK_MARGIN = 5
 
 
 class CombatRules(Rules):
@@ -477,9 +474,11 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
 def all_in_is_safe(g: GameState, d: Decision, seat: str, answer: Answer) -> bool:
     """Whether `answer` to the attack decision `d` sends every creature that can attack, their
     combat damage unblocked is at least the other player's life, and the other player's whole
-    board (every creature of theirs that could attack next turn, unblocked) plus
-    CRACK_BACK_MARGIN stays below the seat's life. Such an attack wins unless the blocks stop
-    it, and costs nothing the crack-back can punish, so Hard keeps it without searching: its
+    board (every creature of theirs that could attack next turn, unblocked), with the drain of
+    their next venture into Undercity when the initiative is in play, leaves the seat out of
+    danger (above DANGER: a burn spell or a pump on top of it does not kill). Such an attack
+    wins unless the blocks stop it, and costs nothing the crack-back can punish, so Hard keeps
+    it without searching: its
     sampled games end before its next attack, so they count the creatures the blocks trade
     and never the follow-up that wins (Hard sent Clattering Skeletons alone into an 8-life
     aggro player with exactly 8 power on its board, and lost what the all-in won)."""
@@ -499,7 +498,11 @@ def all_in_is_safe(g: GameState, d: Decision, seat: str, answer: Answer) -> bool
     crack_back = sum(
         fight(body(g, o)).to_defender for o in g.controlled(opp) if _may_attack_later(g, o)
     )
-    return crack_back + CRACK_BACK_MARGIN < g.player(seat).life
+    # Combat damage to the initiative's holder hands it over (CR 725.2): either holding it, the
+    # other player may venture at its upkeep, Trap! included (as `_crack_back` counts it).
+    if g.player(opp).initiative or g.player(seat).initiative:
+        crack_back += initiative_drain(g, opp, seat)
+    return crack_back < g.player(seat).life - DANGER
 
 
 def initiative_worth(g: GameState, seat: str) -> float:
