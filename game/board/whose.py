@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.engine.continuous import chars, is_creature
+from game.engine.headings import turn_heading_for
 from game.engine.kinds import PRIORITY, SEARCH
 from game.engine.targets import namesake_number, whose_after
 
@@ -211,7 +212,9 @@ def log_line_for(line: str, me: str) -> str:
         return line
     name = re.escape(me)
     line = re.sub(rf"^{name}'s ", "Your ", line)
-    line = re.sub(rf"^(Turn \d+: ){name}'s turn$", r"\1your turn", line)
+    line = turn_heading_for(line, me)
+    # A pass explained (engine/stops.py) names the turn's player: "in your main 2".
+    line = re.sub(rf"^(Your priority is passed in ){name}'s ", r"\1your ", line)
     line = line.replace(whose_after(me), "(yours)")
     at = line.find(_TARGETING)
     if at < 0:

@@ -128,15 +128,31 @@ def choose_targets(g: GameState, item: StackItem) -> Gen:
 
 def what_it_gets(item: StackItem, spec: TargetSpec) -> str:
     """For a text with several target phrases, what this phrase's target gets, from the
-    sentence the phrase begins (" (gets +2/+0 and gains first strike until end of turn)"):
+    sentence the phrase begins (", which gets +2/+0 and gains first strike until end of turn"):
     "choose target creature", then "choose up to one other target creature", did not say which
-    of Rally Maneuver's two creatures gets first strike (a playtest). "" otherwise."""
+    of Rally Maneuver's two creatures gets first strike (a playtest). The phrases are matched to
+    the sentences in order, so two alike take one sentence each. "" otherwise."""
     if len(item.target_specs) < 2:
         return ""
-    for sentence in re.split(r"(?<=\.)\s+", item.text):
-        if sentence.lower().startswith(spec.phrase.lower()):
-            rest = sentence[len(spec.phrase) :].strip().rstrip(".")
-            return f" ({rest})" if rest else ""
+    sentences = re.split(r"(?<=\.)\s+", item.text)
+    start = 0
+    for other in item.target_specs:
+        found = next(
+            (
+                i
+                for i in range(start, len(sentences))
+                if sentences[i].lower().startswith(other.phrase.lower() + " ")
+            ),
+            None,
+        )
+        if found is None:
+            if other is spec:
+                return ""
+            continue
+        if other is spec:
+            rest = sentences[found][len(spec.phrase) :].strip().rstrip(".")
+            return f", which {rest}"
+        start = found + 1
     return ""
 
 

@@ -23,14 +23,13 @@ PHASE_WORDS = {
     "cleanup": "ending phase",
 }
 
+_PHASES = "|".join(sorted(set(PHASE_WORDS.values())))
 # A heading as the engine writes it or as a viewer reads it ("alice's combat, turn 8" becomes
-# "Your combat, turn 8" on alice's page, and "Turn 9: alice's turn" becomes "Turn 9: your
-# turn": board/whose.py).
-_HEADING = re.compile(
-    r"^(?:Turn \d+: (?:.+'s|your) turn|.+ (?:"
-    + "|".join(sorted(set(PHASE_WORDS.values())))
-    + r"), turn \d+)$"
-)
+# "Your combat, turn 8" on alice's page: board/whose.py; "Turn 9: alice's turn" becomes
+# "Turn 9: your turn": `turn_heading_for`). Display names are free text, so a line that merely
+# ends with such words could match; only the styling of that line and a takeback's naming of
+# it would be wrong.
+_HEADING = re.compile(rf"^(?:Turn \d+: (?:.+'s|your) turn|(?:.+'s|Your) (?:{_PHASES}), turn \d+)$")
 
 
 def turn_heading(turn: int, active: str) -> str:
@@ -43,8 +42,16 @@ def phase_heading(turn: int, active: str, step: str) -> str:
     return f"{active}'s {words}, turn {turn}" if words else ""
 
 
+def turn_heading_for(line: str, me: str) -> str:
+    """The line as `me` reads it: their own turn's heading says "your turn"."""
+    prefix, _, rest = line.partition(": ")
+    if rest == f"{me}'s turn" and re.fullmatch(r"Turn \d+", prefix):
+        return f"{prefix}: your turn"
+    return line
+
+
 def is_heading(line: str) -> bool:
     return _HEADING.match(line) is not None
 
 
-__all__ = ["PHASE_WORDS", "is_heading", "phase_heading", "turn_heading"]
+__all__ = ["PHASE_WORDS", "is_heading", "phase_heading", "turn_heading", "turn_heading_for"]

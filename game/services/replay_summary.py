@@ -12,7 +12,8 @@ from .replays import Timeline
 
 # The engine writes every damage event as one log line (engine/effects.py, deal_damage):
 # "<source> deals <n> damage to <player or permanent>", with " (now <life>)" after a player and
-# " (<controller>'s)" after a permanent.
+# " (<controller>'s)" after a permanent, and "<controller>'s " before a source fighting its
+# namesake (taken off here: the table counts each source by its name, as it always has).
 DAMAGE_LINE = re.compile(
     r"^(?P<source>.+?) deals (?P<amount>\d+) damage to (?P<target>.+?)( \(now -?\d+\))?$"
 )
@@ -87,7 +88,10 @@ def summary(tl: Timeline) -> Summary:
         if m is None:
             continue
         to_player = m["target"] in players
-        row = dealt.setdefault(m["source"], [0, 0])
+        source = m["source"]
+        for p in players:
+            source = source.removeprefix(f"{p}'s ")
+        row = dealt.setdefault(source, [0, 0])
         row[0 if to_player else 1] += int(m["amount"])
     damage = sorted(
         (Damage(source, p, q) for source, (p, q) in dealt.items()),

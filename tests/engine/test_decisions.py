@@ -172,11 +172,11 @@ def test_each_target_of_a_text_with_two_says_what_it_gets():
         "alice", next(o.id for o in game.pending.options if o.label == "cast Rally Maneuver")
     )
     assert game.pending.prompt == (
-        "Rally Maneuver: choose target creature "
-        "(gets +2/+0 and gains first strike until end of turn)"
+        "Rally Maneuver: choose target creature, "
+        "which gets +2/+0 and gains first strike until end of turn"
     )
     game.answer("alice", game.pending.options[0].id)
     assert game.pending.prompt == (
-        "Rally Maneuver: choose up to one other target creature "
-        "(gets +0/+2 and gains lifelink until end of turn)"
+        "Rally Maneuver: choose up to one other target creature, "
+        "which gets +0/+2 and gains lifelink until end of turn"
     )

@@ -93,3 +93,13 @@ def test_a_heading_reads_as_a_heading_on_either_players_page():
     assert is_heading("Your ending phase, turn 7")
     assert not is_heading("alice casts Ray of Frost targeting bob's combat, turn 7 copy")
     assert not is_heading("alice plays Forest (CR 305.1)")
+    assert not is_heading("alice casts Ray of Frost targeting bob combat, turn 7")
+    assert log_line_for("Turn 12: bob's turn", "bo") == "Turn 12: bob's turn"
+
+
+def test_a_pass_in_the_readers_own_turn_says_your():
+    line = "bob's priority is passed in bob's main 2: no cards in hand and nothing to activate"
+    assert log_line_for(line, "bob") == (
+        "Your priority is passed in your main 2: no cards in hand and nothing to activate"
+    )
+    assert log_line_for(line, "alice") == line

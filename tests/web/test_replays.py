@@ -19,6 +19,7 @@ from game.models import Game, Player
 from game.scenario.export import unwritable
 from tests.sizes import sized
 
+from .helpers import answer, pending, start_from_text
 from .replay_helpers import played_game
 
 pytestmark = pytest.mark.django_db
@@ -464,3 +465,28 @@ def test_the_life_charts_names_have_room_beside_it_and_a_long_one_is_shortened()
     assert chart.lines[1].player == names["b"]  # whole in the tooltips and the description
     # the label starts 8 px after the line's end (replay.html); 7.7 px a character at 12 px bold
     assert all(chart.plot[2] + 8 + 7.7 * len(label) <= chart.width for label in labels)
+
+
+def test_the_summary_counts_a_source_fighting_its_namesake_under_its_name(alice, bob):
+    """When two Dungeon Crawlers fight, the log names whose dealt the damage ("alice's Dungeon
+    Crawler deals 2 damage to Dungeon Crawler (bob's)"); the summary's table still counts each
+    source by its name, in one row."""
+    text = """
+name: Two Crawlers
+players: [alice, bob]
+turn: {number: 3, active: alice, step: precombat_main}
+setup:
+  alice: {battlefield: [Dungeon Crawler], library: [Swamp, Swamp]}
+  bob: {battlefield: [Dungeon Crawler], library: [Swamp, Swamp]}
+"""
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Dungeon Crawler"])
+    while (d := pending(game)).kind != "declare_blockers":
+        game = answer(game, alice if d.player == "Alice" else bob, "pass")
+    game = answer(game, bob, ["Dungeon Crawler blocks Dungeon Crawler"])
+    services.concede(game.pk, bob)
+    game.refresh_from_db()
+    tl = services.timeline(game, None)
+    assert any(line.startswith("alice's Dungeon Crawler deals 2") for line in tl.log(tl.last))
+    rows = {d.source: d.total for d in services.summary(tl).damage}
+    assert rows == {"Dungeon Crawler": 4}, rows

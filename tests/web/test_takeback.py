@@ -84,6 +84,24 @@ def reply(game: Game, player, accept: bool) -> Game:
 
 
 # allowed ---------------------------------------------------------------------------------------
+def test_an_answer_that_starts_a_phase_is_named_by_its_own_line_not_the_heading(alice, bob):
+    """A land played first thing in the second main phase writes the phase's heading, then
+    "alice plays Forest": the request names the answer by the second."""
+    game = start_position(alice, bob, TABLE)
+    game = answer(game, alice, "pass")  # her first main phase, the land kept
+    while "play Forest" not in [o.label for o in pending(game).options]:
+        d = pending(game)
+        who = alice if d.player == "alice" else bob
+        game = answer(game, who, [] if d.kind == "declare_attackers" else "pass")
+    game = answer(game, alice, "play Forest")
+    with services.reading(game) as engine:
+        assert engine.state.log[-2:] == [
+            "alice's second main phase, turn 5",
+            "alice plays Forest (CR 305.1)",
+        ]
+    assert view_of(game, alice).what == "alice plays Forest"
+
+
 def test_a_land_played_comes_back_to_hand_when_the_opponent_accepts(alice, bob):
     game = start_position(alice, bob, TABLE)
     game = answer(game, alice, "play Forest")
