@@ -172,7 +172,7 @@ def _started(
         stack=stack,
         pass_text=snap.pass_text,
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
-        log=tuple(memos.log_line(line) for line in lines),
+        log=memos.numbered(lines, len(log)),
         log_lines=lines,
         log_total=len(log),
         log_archive=memos.log_lines(older),

@@ -21,7 +21,7 @@ from game.engine.headings import is_heading
 from game.engine.stops import STOP_STEPS
 from game.runtime.lru import LRU
 
-from .text import STEP_LABELS, STEP_ORDER, mana_symbols, split_citation
+from .text import STEP_LABELS, STEP_ORDER, headings_first, mana_symbols, split_citation
 from .viewmodel import CardInfo, GameUrls, LogLine, Permanent, Step
 
 if TYPE_CHECKING:
@@ -51,10 +51,18 @@ def card_info(name: str) -> CardInfo:
 
 
 @functools.lru_cache(maxsize=256)
-def log_lines(lines: tuple[str, ...]) -> tuple[LogLine, ...]:
-    """The log's older lines, split once per distinct set (they change every hundred lines, and
-    a long game has thousands: one lookup per render instead of one per line)."""
-    return tuple(log_line(line) for line in lines)
+def log_lines(lines: tuple[str, ...]) -> tuple[tuple[int, LogLine], ...]:
+    """The log's older lines (`numbered`), split once per distinct set (they change every
+    hundred lines, and a long game has thousands: one lookup per render instead of one per
+    line)."""
+    return numbered(lines, len(lines))
+
+
+def numbered(lines: tuple[str, ...], newest: int) -> tuple[tuple[int, LogLine], ...]:
+    """Newest-first log lines, each with its number in the log (the first's is `newest`), each
+    heading moved up above the lines of its phase (text.headings_first)."""
+    items = [(newest - i, log_line(line)) for i, line in enumerate(lines)]
+    return headings_first(items, lambda item: item[1].heading)
 
 
 @functools.lru_cache(maxsize=8192)

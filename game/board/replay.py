@@ -25,7 +25,7 @@ from .render import macros, piece
 from .seats import seat_view, turn_view
 from .sides import side
 from .snapshot import Snapshot
-from .text import STEP_LABELS
+from .text import STEP_LABELS, headings_first
 from .viewmodel import LogLine, Side, StackItem, Turn, WaitingTrigger
 
 LOG_LINES = 60  # the log panel shows the last lines up to the point
@@ -118,9 +118,12 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
     start, stop = tl.new_lines(at)
     lines = tl.log(at)
     first = max(0, len(lines) - LOG_LINES)
-    log = tuple(
-        ReplayLine(n + 1, memos.log_line(lines[n]), start <= n < stop)
-        for n in range(len(lines) - 1, first - 1, -1)
+    log = headings_first(
+        [
+            ReplayLine(n + 1, memos.log_line(lines[n]), start <= n < stop)
+            for n in range(len(lines) - 1, first - 1, -1)
+        ],
+        lambda r: r.line.heading,
     )
     offer = services.play_on_offer(tl, at)
     nearest = offer.nearest if not offer.allowed else None

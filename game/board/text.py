@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 
 from game.engine import kinds
 
@@ -59,6 +60,24 @@ def split_citation(line: str) -> tuple[str, str]:
     """A log line and its rule citation ("CR 704.5a"), or the line and ""."""
     m = _CITATION.match(line)
     return (m["text"], m["rule"]) if m else (line, "")
+
+
+def headings_first[T](items: Sequence[T], is_heading: Callable[[T], bool]) -> tuple[T, ...]:
+    """A newest-first log with each heading moved up above the lines of its turn or phase. The
+    engine writes a heading before its lines, so read newest first it came below them, like a
+    footer (a playtest). Lines older than the oldest heading here (theirs is in an older part of
+    the log) stay at the bottom."""
+    out: list[T] = []
+    group: list[T] = []
+    for item in items:
+        if is_heading(item):
+            out.append(item)
+            out.extend(group)
+            group = []
+        else:
+            group.append(item)
+    out.extend(group)
+    return tuple(out)
 
 
 def ordinal(n: int) -> str:

@@ -447,10 +447,12 @@ class BoardView:
     stack: tuple[StackItem, ...] = ()
     pass_text: str = "Pass"
     waiting_triggers: tuple[WaitingTrigger, ...] = ()
-    log: tuple[LogLine, ...] = ()
+    # The log, newest first, each line with its number (memos.numbered: headings above their
+    # phase's lines).
+    log: tuple[tuple[int, LogLine], ...] = ()
     log_lines: tuple[str, ...] = field(default=(), repr=False)  # the raw lines: the log's memo key
     log_total: int = 0
-    log_archive: tuple[LogLine, ...] = ()  # the older lines, newest first (their own fragment)
+    log_archive: tuple[tuple[int, LogLine], ...] = ()  # the older lines, as `log` (a fragment)
     log_archive_lines: tuple[str, ...] = field(default=(), repr=False)  # their memo key
     over: Over | None = None
     # Takebacks (services/takeback.py): the seated viewer's (whether they may ask and why not, a

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from game import board, services
+from game.board import memos
 from game.board.whose import log_line_for
 from game.engine.bot import random_answer
 from game.engine.stops import ASK_FORCED, DEFAULT_STOPS
@@ -166,7 +167,34 @@ def test_the_whole_log_is_in_the_page_the_older_lines_in_a_fragment_of_their_own
     older = render(game, alice, "logarchive")
     assert "Older entries" not in render(game, alice, "log")
     assert f"Earlier entries (1–{len(v.log_archive)})" in older
-    assert v.log_archive[-1].text.split(" (")[0] in older  # the very first line
+    assert v.log_archive[-1][1].text.split(" (")[0] in older  # the very first line
+    # Each line keeps its number in the log, wherever its heading moved it.
+    assert sorted(n for n, _ in v.log + v.log_archive) == list(range(1, v.log_total + 1))
+
+
+def test_a_heading_is_shown_above_the_lines_of_its_phase_with_their_numbers():
+    """The log reads newest first; the engine writes a phase's heading before its lines, so
+    shown as written it came below them, like a footer (a playtest)."""
+    written = [
+        "Turn 4: bob's turn",
+        "bob draws a card for the turn (CR 504.1)",
+        "bob's combat, turn 4",
+        "bob attacks alice with Goblin (CR 508.1)",
+        "Goblin deals 1 damage to alice (now 19)",
+        "Turn 5: alice's turn",
+        "alice draws a card for the turn (CR 504.1)",
+    ]
+    shown = memos.numbered(tuple(reversed(written)), len(written))
+    assert [(n, line.text) for n, line in shown] == [
+        (6, "Turn 5: alice's turn"),
+        (7, "alice draws a card for the turn"),
+        (3, "bob's combat, turn 4"),
+        (5, "Goblin deals 1 damage to alice (now 19)"),
+        (4, "bob attacks alice with Goblin"),
+        (1, "Turn 4: bob's turn"),
+        (2, "bob draws a card for the turn"),
+    ]
+    assert [line.heading for _, line in shown] == [True, False, True, False, False, True, False]
 
 
 def test_identical_targets_are_told_apart_and_their_cards_say_target(players):
