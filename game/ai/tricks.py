@@ -81,7 +81,10 @@ def is_trick(g: GameState, o: Option) -> bool:
 
 
 def combat_trick(g: GameState, seat: str, options: Sequence[Option]) -> str | None:
-    """The trick worth playing now, if any (the best one)."""
+    """The trick worth playing now, if any (the best one). Before the attack, one that does not
+    win the game now waits while a creature spell can be cast: the new creature may be the
+    better target (Hard gave Stirring Bard's menace and haste to a Dungeon Crawler, then cast
+    Yuan-Ti Fang-Blade, which could have had them and attacked; a playtest)."""
     if g.stack:
         return None
     best: tuple[float, str] | None = None
@@ -93,7 +96,20 @@ def combat_trick(g: GameState, seat: str, options: Sequence[Option]) -> str | No
         plan = _best_plan(g, seat, effect, specs, source)
         if plan is not None and plan[0] >= WORTH_IT and (best is None or plan[0] > best[0]):
             best = (plan[0], o.id)
+    if best is not None and best[0] < LETHAL and _creature_to_cast_first(g, seat, options):
+        return None
     return best[1] if best else None
+
+
+def _creature_to_cast_first(g: GameState, seat: str, options: Sequence[Option]) -> bool:
+    if g.active != seat or g.step != "precombat_main":
+        return False
+    for o in options:
+        if o.id.startswith("cast:") and o.objs:
+            obj = g.find(o.objs[0])
+            if obj is not None and "Creature" in obj.card.types:
+                return True
+    return False
 
 
 def trick_targets(g: GameState, seat: str, d: Decision) -> Answer | None:
@@ -282,7 +298,12 @@ def _initiative_taker(
 ) -> int | None:
     """A creature that no blocker could stop before the boost and none can after it (menace
     against a lone blocker, flying past no flyer): its combat damage takes the initiative back
-    (CR 725.2), and an attacker nothing can block is one the seat's attack rule sends."""
+    (CR 725.2), and an attacker nothing can block is one the seat's attack rule sends. Of
+    several, the one whose boost lets the whole attack deal most: haste for a creature just
+    cast adds an attacker (Stirring Bard's went to a Crawler that could attack anyway, while
+    Yuan-Ti Fang-Blade sat out; a playtest)."""
+    ready = {o.id: body(g, o) for o in g.controlled(seat) if can_attack(g, o) and o is not source}
+    best: tuple[int, int] | None = None  # (the attack's damage through, the creature)
     for o in sorted(g.controlled(seat), key=lambda x: x.id):
         if o is source or not _untapped_creature(g, o):
             continue
@@ -295,8 +316,10 @@ def _initiative_taker(
         whole = fight(boosted).to_defender
         stopped_now = least_damage_through([plain], theirs, legal) == 0
         if whole > 0 and stopped_now and least_damage_through([boosted], theirs, legal) >= whole:
-            return o.id
-    return None
+            through = least_damage_through(list({**ready, o.id: boosted}.values()), theirs, legal)
+            if best is None or through > best[0]:
+                best = (through, o.id)
+    return best[1] if best else None
 
 
 def _untapped_creature(g: GameState, o: Obj) -> bool:

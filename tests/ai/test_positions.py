@@ -299,6 +299,18 @@ CASES = [
         "Easy sees an all-in lethal attack only when nothing can block",
     ),
     Case(
+        "casts_its_creature_before_giving_haste.yaml",
+        "bob",
+        _casts("Yuan-Ti Fang-Blade"),
+        ("medium", "hard"),
+        "Easy now and then forgets a spell this turn (its slips)",
+    ),
+    Case(
+        "gives_haste_to_the_creature_just_cast.yaml",
+        "bob",
+        _first_target("Yuan-Ti Fang-Blade"),
+    ),
+    Case(
         "attacks_with_everything_when_the_crack_back_cannot_kill.yaml",
         "bob",
         _attacks_with("Clattering Skeletons", "Dungeon Crawler #1", "Dungeon Crawler #2"),
