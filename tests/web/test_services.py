@@ -23,6 +23,7 @@ from .helpers import (
     start_game,
     start_position,
 )
+from .test_computer import END_STEP_POSITION
 
 pytestmark = pytest.mark.django_db
 
@@ -142,19 +143,11 @@ def test_an_answer_is_applied_logged_and_replayable(alice, bob):
     assert {**bare, "log": None} == {**cached_state, "log": None}
 
 
-NOTHING_TO_DO = """
-name: Nobody can do anything at the end of Alice's turn
-players: [alice, bob]
-turn: {number: 4, active: alice, step: postcombat_main}
-setup:
-  alice:
-    library: [Plains, Plains]
-    battlefield: [Plains]
-  bob:
-    hand: [Magic Missile]
-    library: [Swamp, Swamp]
-    battlefield: [{card: Mountain, tapped: true}]
-"""
+# The computer's end-step position, with bob's mana tapped: nobody can do anything there.
+NOTHING_TO_DO = END_STEP_POSITION.replace(
+    "battlefield: [Mountain, Mountain, Mountain]", "battlefield: [{card: Mountain, tapped: true}]"
+)
+assert NOTHING_TO_DO != END_STEP_POSITION
 
 
 @pytest.mark.parametrize("computer", [False, True], ids=["a person", "the computer"])
