@@ -23,8 +23,8 @@ from game.engine.game import Engine
 from game.engine.state import GameState, Obj
 
 from .answers import Answer, safe_answer
+from .block_problem import block_problem
 from .blocks import in_danger_unblocked, worst_order
-from .combat import block_problem
 from .combat_math import fight
 from .features import body
 from .priority import face_of_option, option_lost_unless_cast

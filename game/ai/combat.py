@@ -7,7 +7,6 @@ damage among several blockers is divided in damage_division.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 
 from game.engine.combat import can_block
@@ -16,21 +15,20 @@ from game.engine.decisions import Decision
 from game.engine.ops import reading
 from game.engine.state import GameState, Obj
 from game.engine.targets import PARTY_TYPES
-from game.engine.worth import abilities_of, held_tapped, permanent_value
+from game.engine.worth import permanent_value
 
 from .answers import Answer, valid_subset
-from .blocks import DANGER, Blocks, Race, plan_blocks, plan_worth, worst_order
+from .block_problem import BlockProblem, block_problem, initiative_worth, may_attack_later
+from .blocks import DANGER, Race, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body
 from .habits import Habits, habits
-from .rooms import initiative_drain, venture_value
+from .rooms import initiative_drain
 from .rules import Rules, is_creature
 
 # How far down a trade the attacker offers when ahead or racing for the initiative: the blocker
 # it takes must be worth at least this share of the attacker.
 TRADE_DOWN = 0.5
-# Holding the initiative, apart from the rooms it ventures into (features.side_value's weight).
-INITIATIVE = 3.0
 # The life the other side's next attack takes when the creatures of a set attack now.
 Cost = Callable[[set[int]], int]
 # A library this small, and no bigger than the other player's, will run out first.
@@ -77,7 +75,7 @@ class CombatRules(Rules):
         if lethal:
             return [f"a{oid}" for oid in sorted(mine)]
         my_life = g.player(me).life
-        their_all = [body(g, o) for o in g.controlled(opp) if _may_attack_later(g, o)]
+        their_all = [body(g, o) for o in g.controlled(opp) if may_attack_later(g, o)]
         if read.never_attacks:
             their_all = []  # it has kept every creature home so far: no counter-attack to fear
         ahead = self._board(g, me) > self._board(g, opp) + 2 or _wins_race(
@@ -303,98 +301,6 @@ class CombatRules(Rules):
         return valid_subset(d, chosen)
 
 
-@dataclass(frozen=True, slots=True)
-class BlockProblem:
-    """A block decision as the defending seat sees it: what `plan_blocks` plans from and
-    `plan_worth` weighs a plan by."""
-
-    attackers: list[Body]
-    able: dict[int, list[Body]]  # attacker id: the creatures that may block it
-    life: int
-    at_walkers: frozenset[int]
-    keep_clear: float
-    on_hit: int
-    race: Race | None
-
-    def plan(self, slip: Callable[[float], bool] = lambda chance: False) -> Blocks:
-        """The blocks `plan_blocks` makes of it (`slip`: Easy's)."""
-        return plan_blocks(
-            self.attackers,
-            self.able,
-            self.life,
-            at_walkers=self.at_walkers,
-            slip=slip,
-            keep_clear=self.keep_clear,
-            on_hit=self.on_hit,
-            race=self.race,
-        )
-
-    def worth(self, blocks: Blocks) -> float:
-        """What `blocks` are worth to the defender (`plan_worth`; a careful problem only)."""
-        assert self.race is not None
-        return plan_worth(
-            self.attackers,
-            blocks,
-            self.life,
-            race=self.race,
-            keep_clear=self.keep_clear,
-            on_hit=self.on_hit,
-            at_walkers=self.at_walkers,
-        )
-
-
-def block_problem(g: GameState, d: Decision, seat: str, *, careful: bool) -> BlockProblem:
-    """The block decision `d` of `seat`; without `careful` (Easy) the initiative, the drain that
-    comes with it and the life race are left out."""
-    attackers: dict[int, Body] = {}
-    able: dict[int, list[Body]] = {}
-    for opt in d.options:
-        b, a = opt.data  # type: ignore[misc]
-        if a.id not in attackers:
-            attackers[a.id] = body(g, a)
-        able.setdefault(a.id, []).append(body(g, b))
-    # Every attacker counts, the ones nothing can block too: their damage is coming anyway.
-    for o in g.battlefield:
-        if g.combat and o.id in g.combat.attackers and o.id not in attackers:
-            attackers[o.id] = body(g, o)
-    aims = g.combat.attackers if g.combat else {}
-    at_walkers = frozenset(aid for aid, whom in aims.items() if whom != seat)
-    keep_clear = initiative_worth(g, seat) if careful else 0.0
-    # Damage that reaches a player holding the initiative hands it over, and the room the
-    # attacker ventures into may drain more (Trap!).
-    on_hit = 0
-    if careful and g.player(seat).initiative:
-        on_hit = initiative_drain(g, g.opponent(seat), seat)
-    return BlockProblem(
-        list(attackers.values()),
-        able,
-        g.player(seat).life,
-        at_walkers,
-        keep_clear,
-        on_hit,
-        _race(g, seat) if careful else None,
-    )
-
-
-def block_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answer], float]:
-    """What each answer to the block decision `d` is worth to `seat` by Medium's own measure of
-    a plan (`plan_worth`: what dies on each side, the life race, the initiative), from the
-    combat calculator alone: Hard's search ranks every block assignment by it before it samples
-    worlds (search.PRUNERS)."""
-    p = block_problem(g, d, seat, careful=True)
-    pairs = {opt.id: opt.data for opt in d.options}
-    bodies = {b.id: b for group in p.able.values() for b in group}
-
-    def worth(answer: Answer) -> float:
-        blocks: dict[int, list[Body]] = {}
-        for i in [answer] if isinstance(answer, str) else answer:
-            b, a = pairs[i]  # type: ignore[misc]
-            blocks.setdefault(a.id, []).append(bodies[b.id])
-        return p.worth(blocks)
-
-    return worth
-
-
 def shielded(g: GameState, player: str, attackers: Sequence[Obj]) -> set[int]:
     """The attackers of `player`'s that its "whenever you attack" shields would take past every
     blocker (`Reading.shields`: Seasoned Dungeoneer gives an attacking party creature protection
@@ -453,7 +359,7 @@ def attack_answer_worth(g: GameState, d: Decision, seat: str) -> Callable[[Answe
     later = {
         o.id: body(g, o)
         for o in g.controlled(seat)
-        if _may_attack_later(g, o, upkeep_first=g.active == seat)
+        if may_attack_later(g, o, upkeep_first=g.active == seat)
     }
 
     def worth(answer: Answer) -> float:
@@ -496,7 +402,7 @@ def all_in_is_safe(g: GameState, d: Decision, seat: str, answer: Answer) -> bool
     if at_them < g.player(opp).life:
         return False
     crack_back = sum(
-        fight(body(g, o)).to_defender for o in g.controlled(opp) if _may_attack_later(g, o)
+        fight(body(g, o)).to_defender for o in g.controlled(opp) if may_attack_later(g, o)
     )
     # Combat damage to the initiative's holder hands it over (CR 725.2): either holding it, the
     # other player may venture at its upkeep, Trap! included (as `_crack_back` counts it).
@@ -505,55 +411,8 @@ def all_in_is_safe(g: GameState, d: Decision, seat: str, answer: Answer) -> bool
     return crack_back < g.player(seat).life - DANGER
 
 
-def initiative_worth(g: GameState, seat: str) -> float:
-    """What keeping the initiative through the other player's combat is worth to `seat` (0 when
-    it doesn't hold it): combat damage to it hands the initiative over, and the other player
-    ventures into Undercity as it takes it (CR 725.2), while the seat would venture at its own
-    upkeep (both rooms as `rooms.venture_value` reads them)."""
-    if not g.player(seat).initiative:
-        return 0.0
-    theirs = venture_value(g, g.opponent(seat), undercity=True)
-    mine = venture_value(g, seat, undercity=True)
-    return INITIATIVE + max(0.0, theirs) + max(0.0, mine)
-
-
-def _race(g: GameState, seat: str) -> Race:
-    """The race as the seat blocks: the damage the other side's creatures out of this combat
-    could deal next turn."""
-    attacking = g.combat.attackers if g.combat else {}
-    home = [
-        body(g, o)
-        for o in g.controlled(g.opponent(seat))
-        if _may_attack_later(g, o, upkeep_first=True) and o.id not in attacking
-    ]
-    return Race(sum(fight(b).to_defender for b in home))
-
-
 def _can_ever_block(g: GameState, o: Obj) -> bool:
     return is_creature(g, o) and not o.tapped and not chars(g, o).cant_block
-
-
-def _may_attack_later(g: GameState, o: Obj, *, upkeep_first: bool = False) -> bool:
-    """A creature that could attack on its controller's next turn: not one held tapped through
-    its untap step (Ray of Frost, CR 502.3), which the crack-back counted as 7 damage and kept a
-    hasty 5/4 menace home from an attack on an empty board (a game against aggro). Unless the
-    other player's upkeep comes first (`upkeep_first`: its controller is the active player) and
-    its controller untaps a creature there (`_untaps_at_their_upkeep`)."""
-    c = chars(g, o)
-    if "Creature" not in c.types or c.cant_attack or "defender" in c.keywords:
-        return False
-    return not held_tapped(g, o) or (upkeep_first and _untaps_at_their_upkeep(g, o.controller))
-
-
-def _untaps_at_their_upkeep(g: GameState, seat: str) -> bool:
-    """Whether `seat` untaps a creature at the other player's upkeep (White Plume Adventurer),
-    which frees a creature Ray of Frost holds before its controller's next attack."""
-    return any(
-        t.trigger == "opponent_upkeep" and any(s.get("op") == "white_plume_untap" for s in t.effect)
-        for o in g.controlled(seat)
-        if (card := abilities_of(g, o)) is not None
-        for t in card.triggers
-    )
 
 
 def _could_block(g: GameState, blocker: Obj, attacker: Obj) -> bool:

@@ -36,8 +36,9 @@ from game.engine.game import Engine
 from game.engine.state import AFTER_COMBAT, GameState
 
 from .answers import Answer
+from .block_problem import block_answer_worth
 from .candidates import candidate_answers
-from .combat import all_in_is_safe, attack_answer_worth, block_answer_worth
+from .combat import all_in_is_safe, attack_answer_worth
 from .copies import Fork
 from .features import evaluate
 from .opponents import rollout_players
@@ -232,10 +233,10 @@ def play_out(
 # Pruning ---------------------------------------------------------------------------------------
 # How a candidate is scored before the worlds are sampled, by kind of decision. The default is a
 # look one step ahead (`look_ahead`), a few milliseconds a candidate. An attack or a block is
-# scored by the combat calculator instead (`combat.attack_answer_worth`, `block_answer_worth`):
-# what dies on each side and the life race, without playing. A pruner is made once per
-# decision and scores one answer at a time, on the seat's view of the real game (no sampled
-# world).
+# scored by the combat calculator instead (`combat.attack_answer_worth`,
+# `block_problem.block_answer_worth`): what dies on each side and the life race, without
+# playing. A pruner is made once per decision and scores one answer at a time, on the seat's
+# view of the real game (no sampled world).
 Pruner = Callable[[GameState, Decision, str], Callable[[Answer], float]]
 
 

@@ -35,7 +35,7 @@ from .habits import habits
 LIFE_POINT = 0.3  # a point of life against creature values (features.life_value, mid-game)
 LETHAL = 1000.0
 WORTH_IT = 1.5  # about a creature saved or killed; a point or two of damage is not worth a card
-# Taking the initiative back from the other player (combat.INITIATIVE, before the rooms).
+# Taking the initiative back from the other player (block_problem.INITIATIVE, before the rooms).
 INITIATIVE_BACK = 3.0
 # What a fight is worth to the seat with the creatures in it as given (combat_after_blocks).
 FightWorth = Callable[[dict[int, Body]], float]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.ai.combat import _race
+from game.ai.block_problem import block_race
 from game.engine.game import Engine
 from tests.engine.helpers import position
 
@@ -52,4 +52,4 @@ def test_a_frozen_creature_attacks_next_turn_only_when_it_is_untapped_first(
     home: str, coming: int
 ) -> None:
     game = _alice_attacks(home)
-    assert _race(game.state, "bob").home == coming
+    assert block_race(game.state, "bob").home == coming
