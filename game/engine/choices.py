@@ -134,25 +134,13 @@ def what_it_gets(item: StackItem, spec: TargetSpec) -> str:
     the sentences in order, so two alike take one sentence each. "" otherwise."""
     if len(item.target_specs) < 2:
         return ""
-    sentences = re.split(r"(?<=\.)\s+", item.text)
-    start = 0
+    sentences = iter(re.split(r"(?<=\.)\s+", item.text))  # taken in order, each once
     for other in item.target_specs:
-        found = next(
-            (
-                i
-                for i in range(start, len(sentences))
-                if sentences[i].lower().startswith(other.phrase.lower() + " ")
-            ),
-            None,
-        )
-        if found is None:
-            if other is spec:
-                return ""
-            continue
+        begins = other.phrase.lower() + " "
+        sentence = next((x for x in sentences if x.lower().startswith(begins)), None)
         if other is spec:
-            rest = sentences[found][len(spec.phrase) :].strip().rstrip(".")
-            return f", which {rest}"
-        start = found + 1
+            rest = sentence[len(spec.phrase) :].strip().rstrip(".") if sentence else ""
+            return f", which {rest}" if rest else ""
     return ""
 
 
