@@ -48,7 +48,8 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
     pass_words = "Pass"
     if d is not None and my_seat is not None and d.player == me:
         owners = whose.owners(engine.state, d, my_seat.engine_name, names)
-        prompt = prompt_of(d, owners, division(d, owners, names))
+        lethal = (d.constraints or {}).get("lethal", ())
+        prompt = prompt_of(d, owners, division(d, owners, names, lethal))
         state = engine.state
         if d.kind == DECLARE_BLOCKERS or (
             d.kind == PRIORITY

@@ -153,7 +153,8 @@ class Coming:
 class Recipient:
     name: str  # as the viewer reads it ("Bob's Goblin", "Bob")
     marks: str  # what to highlight on the board
-    usual: int  # its amount in the usual division
+    filled: int  # its amount as the form is filled in (board/division.py)
+    lethal: int | None  # the damage that kills it; None for the player a trampler attacks
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +164,7 @@ class Division:
 
     total: int
     recipients: tuple[Recipient, ...]
-    usual_id: str
+    filled_id: str  # the option the amounts are filled in with
     legal_ids: str  # the options' ids, space-separated ("cd:1,4 cd:5,0 ...")
 
 

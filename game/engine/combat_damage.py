@@ -216,13 +216,14 @@ def choose_division(g: GameState, attacker: Obj, blockers: list[Obj], defender: 
     if count <= MAX_DIVISIONS:
         shares = [usual] + [s for s in divisions(power, lethal, trample) if s != usual]
         options = [_label(s, names, refs) for s in shares]
-        # The attacker is public; a computer dividing the damage reads it (game/ai).
+        # The attacker and what kills each blocker are public; a computer dividing the damage
+        # reads the attacker (game/ai), the page says who dies (board/division.py).
         answer = yield Decision(
             attacker.controller,
             ASSIGN_COMBAT_DAMAGE,
             prompt,
             options,
-            constraints={"attacker": attacker.id},
+            constraints={"attacker": attacker.id, "lethal": lethal},
         )
         share = next(o.data for o in options if o.id == answer)
         return list(zip(refs, share, strict=True))  # type: ignore[arg-type]

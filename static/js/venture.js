@@ -801,9 +801,18 @@
   window.addEventListener("resize", redrawPairings);
 
   // A division of combat damage: the amounts typed for each recipient pick the option that has
-  // them ("cd:2,3"); one the rules don't allow can't be sent, and the page says why. The list of
-  // every division stays below, folded.
-  function divisionState(form) {
+  // them ("cd:2,3"); one the rules don't allow can't be sent, and the page says why, or which
+  // blockers it kills (an amount at least the blocker's data-lethal). The list of every division
+  // stays below, folded.
+  function deaths(inputs) {
+    var dying = inputs.filter(function (i) {
+      return i.hasAttribute("data-lethal") && (parseInt(i.value, 10) || 0) >= Number(i.getAttribute("data-lethal"));
+    }).map(function (i) { return i.getAttribute("data-who"); });
+    if (!dying.length) return "no blocker dies.";
+    if (dying.length === 1) return dying[0] + " dies.";
+    return dying.slice(0, -1).join(", ") + " and " + dying[dying.length - 1] + " die.";
+  }
+  function divisionState(form, filled) {
     var inputs = Array.prototype.slice.call(form.querySelectorAll("input[type=number]"));
     var amounts = inputs.map(function (i) { return Math.max(0, parseInt(i.value, 10) || 0); });
     var id = "cd:" + amounts.join(",");
@@ -812,7 +821,7 @@
     form.querySelector("input[name=option]").value = id;
     form.querySelector("button[type=submit]").disabled = !legal;
     var state = form.querySelector(".division-state");
-    if (legal) state.textContent = "A legal division.";
+    if (legal) state.textContent = (filled ? "Filled in: " : "A legal division: ") + deaths(inputs);
     else if (left > 0) state.textContent = left + " damage still to assign.";
     else if (left < 0) state.textContent = -left + " damage too many.";
     else state.textContent = "Not a legal division: a blocker must have lethal damage before the player gets any.";
@@ -821,6 +830,7 @@
     var form = document.querySelector("#prompt .division-form[hidden]");
     if (!form) return;
     form.hidden = false;
+    divisionState(form, true);
     var all = form.parentNode.querySelector(".all-divisions");
     if (all) all.open = false;
   }

@@ -159,11 +159,17 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
     expect(choices.first).to_contain_text(
         "1 to bob's Dungeon Crawler, 4 to bob's Zombie Ogre (the usual division)"
     )
+    expect(alice.locator("#prompt .division-state")).to_have_text(
+        "Filled in: bob's Dungeon Crawler dies."
+    )
     amounts.nth(0).fill("4")
     expect(alice.locator("#prompt .division-state")).to_have_text("3 damage too many.")
     expect(alice.locator("#prompt .division-form #confirm")).to_be_disabled()
     amounts.nth(0).fill("2")
     amounts.nth(1).fill("3")
+    expect(alice.locator("#prompt .division-state")).to_have_text(
+        "A legal division: bob's Dungeon Crawler dies."
+    )
     alice.locator("#prompt .division-form #confirm").click()
     expect(bob.locator("#me .perm[data-name='Dungeon Crawler']")).to_have_count(0)
     for page in (alice, bob):

@@ -278,14 +278,45 @@ def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
     assert prompt.kind == "assign_combat_damage"
     split = prompt.division
     # Lethal damage to each blocker (1 and 2) first; the rest (2) may trample over to Bob.
-    assert [(r.name, r.usual) for r in split.recipients] == [
-        ("Bob's Dungeon Crawler", 1),
-        ("Bob's Yuan-Ti Fang-Blade", 2),
-        ("Bob", 2),
+    assert [(r.name, r.filled, r.lethal) for r in split.recipients] == [
+        ("Bob's Dungeon Crawler", 1, 1),
+        ("Bob's Yuan-Ti Fang-Blade", 2, 2),
+        ("Bob", 2, None),
     ]
     assert split.recipients[2].marks == f"p{seat_name(game, bob)}" and split.total == 5
-    assert split.usual_id == "cd:1,2,2" and "cd:5,0,0" in split.legal_ids.split()
+    assert split.filled_id == "cd:1,2,2" and "cd:5,0,0" in split.legal_ids.split()
     assert "cd:0,3,2" not in split.legal_ids.split()  # the player only after lethal damage
+
+
+def test_a_division_is_filled_in_to_kill_the_blocker_the_usual_one_would_miss(players):
+    # A 3/4 blocked first by a 2/5 it cannot kill, then by a 2/1: the usual division (lethal
+    # damage in declaration order) puts all 3 on the 2/5 and kills nothing; the amounts are
+    # filled in with 2 and 1, which kill the 2/1. The usual one is still the first option.
+    alice, bob = players
+    text = position_text("double_block.yaml").replace(
+        "[Dungeon Crawler, Zombie Ogre, Swamp]", "[Shortcut Seeker, Dungeon Crawler, Swamp]"
+    )
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, ["Veteran Dungeoneer"])
+    game = answer(
+        game,
+        bob,
+        ["Shortcut Seeker blocks Veteran Dungeoneer", "Dungeon Crawler blocks Veteran Dungeoneer"],
+    )
+    for _ in range(6):
+        d = pending(game)
+        if d.kind != "priority":
+            break
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "assign_combat_damage"
+    assert prompt.options[0].display == "3 to Bob's Shortcut Seeker (the usual division)"
+    split = prompt.division
+    assert [(r.name, r.filled, r.lethal) for r in split.recipients] == [
+        ("Bob's Shortcut Seeker", 2, 5),
+        ("Bob's Dungeon Crawler", 1, 1),
+    ]
+    assert split.filled_id == "cd:2,1"
 
 
 def test_the_keys_follow_the_panel_plays_first_then_abilities_never_pass_or_mana(players):

@@ -62,8 +62,8 @@ def _prompt(layout: str) -> tuple[Prompt, list, object]:
         )
         division = Division(
             total=3,
-            recipients=(Recipient("Goblin", "o1", 3), Recipient("Zombie", "o2", 0)),
-            usual_id="cd:3,0",
+            recipients=(Recipient("Goblin", "o1", 3, 2), Recipient("Zombie", "o2", 0, 2)),
+            filled_id="cd:3,0",
             legal_ids="cd:3,0 cd:2,1",
         )
     prompt = Prompt(
