@@ -60,11 +60,14 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
             # Blocks, or a stop in the other player's combat before its damage: what its attack
             # will deal (once dealt, the life total says it).
             coming = tuple(damage_coming(state, me))
-            prompt = replace(prompt, coming=Coming(coming, state.player(me).life))
+            final = d.kind == PRIORITY and state.step == "declare_blockers" and not state.stack
+            prompt = replace(prompt, coming=Coming(coming, state.player(me).life, final))
         if d.kind == PRIORITY:
             pass_words = destination(
                 engine.state, my_seat.engine_name, my_seat.stops, my_seat.full_control
             )
+            if prompt.coming is not None and prompt.coming.final and prompt.coming.lethal:
+                pass_words = f"Pass and take {prompt.coming.total}"  # not "To your turn"
     # The other seat's dungeon and room choices are public; view_for gives their options.
     theirs = view["pending"]
     public = None

@@ -104,11 +104,14 @@ class Coming:
     """At a blocks decision, or a stop in the other player's combat: what each attacker at the
     viewer deals (`combat_damage.Incoming`) and the viewer's life. The prompt says what the
     attackers left unblocked deal and what trample carries over blockers; at the blocks it
-    follows the blocks chosen, and a Confirm into lethal damage asks twice
-    (static/js/venture.js)."""
+    follows the blocks chosen, and a Confirm into lethal damage asks twice, as does a pass into
+    it once it is `final` (static/js/venture.js)."""
 
     attack: tuple[Incoming, ...]
     life: int
+    # The blocks are declared and nothing waits on the stack: passing now lets this damage be
+    # dealt, so a pass into lethal damage with something still to play asks twice too.
+    final: bool = False
 
     @property
     def unblocked(self) -> int:

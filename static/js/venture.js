@@ -664,6 +664,28 @@
     confirm.firstChild.textContent = (none ? "No blocks" : "These blocks") + ": take " + lethal.getAttribute("data-lethal") + " and lose? Confirm again";
     confirm.focus({ preventScroll: true });
   }, true);
+  // A pass once the blocks are declared, into lethal damage, while something is still there to
+  // play (a spell or an ability of the prompt's): the first press of the pass button, or of the
+  // pace's "until my next turn" or "until something happens", only asks again in the button's
+  // own words; the second passes. With nothing to play, a pass is the only answer and goes at once.
+  window.addEventListener("submit", function (event) {
+    var form = event.target;
+    var button = form.querySelector && form.querySelector("#pass, #pass-turn, #pass-something");
+    if (!button) return;
+    var prompt = document.querySelector('#prompt .prompt.mine[data-kind="priority"]');
+    var lethal = prompt && prompt.querySelector(".coming[data-lethal][data-final]");
+    if (!lethal || button.classList.contains("lethal-armed")) return;
+    if (!prompt.querySelector(".priority-options .option-form button:not(#pass)")) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var words = "Take " + lethal.getAttribute("data-lethal") + " and lose? Pass again";
+    button.classList.add("lethal-armed");
+    (button.firstChild || button).textContent = words;
+    // The docked stand-in for the pace's button (a phone's) says it too, where the finger is.
+    var docked = document.querySelector('#prompt [data-proxy="#pace #' + button.id + '"]');
+    if (docked) docked.textContent = words;
+    if (!docked) button.focus({ preventScroll: true });
+  }, true);
   document.addEventListener("change", function (event) {
     if (!event.target.closest || !event.target.closest(".prompt.mine")) return;
     updateComing();

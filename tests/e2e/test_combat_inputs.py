@@ -353,3 +353,35 @@ def test_the_blocks_line_counts_trample_over_the_blockers_chosen(new_page, live_
         "The attackers left unblocked deal 3 damage, trample 1 more over blockers; "
         "you are at 5 life."
     )
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_pass_into_lethal_damage_with_an_answer_in_hand_asks_again(
+    new_page, live_server_url, viewport
+):
+    """Once the blocks are declared, the pass button says what passing does ("Pass and take 6",
+    not "To your turn"); with Power Word Kill still castable its first press only asks again,
+    and the kill cast instead leaves 3 to take."""
+    alice, bob = table(new_page, live_server_url, "lethal_with_an_answer.yaml", viewport)
+    alice.locator("#attack-all").click()
+    alice.locator("#confirm").click()
+    expect(bob.locator("#pass")).to_contain_text("To blockers")
+    bob.locator("#pass").click()
+    expect(prompt(bob)).to_have_attribute("data-kind", "declare_blockers")
+    confirm = bob.locator("#confirm")
+    confirm.click()
+    expect(confirm).to_have_text(re.compile("Confirm again"))
+    confirm.click()
+    expect(prompt(bob)).to_have_attribute("data-kind", "priority")
+    expect(bob.locator("#pass")).to_have_text(re.compile(r"^Pass and take 6"))
+    # On a phone, the docked "To my next turn" (the pace's pass) asks again in its own words.
+    pass_button = bob.locator("#prompt .pass-turn-docked" if viewport is PHONE else "#pass")
+    pass_button.click()
+    expect(pass_button).to_have_text(re.compile(r"^Take 6 and lose\? Pass again"))
+    expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("6")
+    bob.locator("#prompt button[data-option='cast Power Word Kill']").click()
+    expect(prompt(bob)).to_have_attribute("data-kind", "choose_targets")
+    bob.locator("#prompt .option-form button").first.click()
+    # With nothing left to play, bob's pass is made for him: the other Dungeoneer's 3 is dealt.
+    expect(bob.locator("#opponent .perm[data-name='Veteran Dungeoneer']")).to_have_count(1)
+    expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("3")
