@@ -24,13 +24,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from game.engine.carddef import CardDef, Static, Step, TargetSpec
-from game.engine.combat import can_attack
 from game.engine.continuous import chars
 from game.engine.ops import reading
 from game.engine.state import AFTER_COMBAT, ATTACK_STEPS, GameState, Obj, StackItem
 from game.engine.targets import TARGET_KINDS, Ref, candidates
 from game.engine.worth import (
-    HELD_SHARE,
     creature_value,
     held_tapped,
     lasting_value,
@@ -38,6 +36,7 @@ from game.engine.worth import (
 )
 
 from .features import card_value, life_value
+from .new_base import new_base_worth
 from .rooms import venture_value
 
 # A creature worth a removal spell or a counterspell: a 3-power creature, or a 2/2 with a
@@ -123,12 +122,7 @@ def _on_permanent(
         elif r.removes:
             total += whole if r.hurts(s) else -whole
         elif s.get("set_base") and "Creature" in chars(g, obj).types:
-            change = _new_base_change(g, obj, s)
-            if _in_no_fight_this_turn(g, seat, obj, s):
-                # What it would gain as a fighter it cannot use; a smaller body still costs
-                # the damage it would have dealt.
-                change = 0.0 if theirs else min(0.0, change)
-            total += -change if theirs else change
+            total += new_base_worth(g, seat, obj, s)
         elif not held_tapped(g, obj) and (
             r.hurts(s) or not _unused_before_it_ends(g, seat, obj, s)
         ):
@@ -159,42 +153,6 @@ def _unused_before_it_ends(g: GameState, seat: str, obj: Obj, step: Step) -> boo
     if obj.tapped or c.cant_attack or "defender" in c.keywords:
         return True
     return obj.sick and "haste" not in c.keywords and "haste" not in step.get("keywords", ())
-
-
-def _in_no_fight_this_turn(g: GameState, seat: str, obj: Obj, step: Step) -> bool:
-    """Whether the creature a change until end of turn ("becomes a 1/1 Bird with flying",
-    Eccentric Apprentice at the beginning of the seat's combat) falls on is in no fight before
-    the change ends. On the seat's turn the other player's creature fights only as a blocker:
-    not when it is tapped, nor when no creature of the seat's can attack (seen against Hard: a
-    tapped Gloom Stalker made a Bird on a turn nothing of Hard's could attack). The seat's own
-    fights only as an attacker, past a creature that could block it: wings over an empty or
-    tapped board carry nothing, and the smaller body deals less."""
-    if step.get("duration", "end_of_turn") != "end_of_turn" or g.active != seat:
-        return False
-    if obj.controller != seat:
-        return obj.tapped or not any(can_attack(g, o) for o in g.controlled(seat))
-    blockers = [o for o in g.controlled(g.opponent(seat)) if not o.tapped]
-    return not can_attack(g, obj) or not any("Creature" in chars(g, o).types for o in blockers)
-
-
-def _new_base_change(g: GameState, obj: Obj, step: Step) -> float:
-    """What a new base power and toughness ("becomes a 1/1 Bird with flying") changes in the
-    creature's worth. Counters and boosts still apply on top of the new base (CR 613.4b, 613.4c),
-    and the keywords it gains count: a 1/2 deathtouch creature with three +1/+1 counters made a
-    1/1 flier is a 4/4 deathtouch flier, hardly smaller and now able to block a flier."""
-    c = chars(g, obj)
-    base_p, base_t = step["set_base"]
-    power = base_p + c.power - (obj.card.power or 0)
-    toughness = base_t + c.toughness - (obj.card.toughness or 0)
-    keywords = c.keywords | frozenset(step.get("keywords", ()))
-    before = creature_value(max(0, c.power), c.toughness - obj.damage, c.keywords)
-    after = (
-        0.0
-        if toughness - obj.damage <= 0
-        else creature_value(max(0, power), toughness - obj.damage, keywords)
-    )
-    worth = after - before
-    return worth * HELD_SHARE if held_tapped(g, obj) else worth
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,6 +150,7 @@ def _started(
     split = max(0, len(log) - LOG_RECENT) // LOG_CHUNK * LOG_CHUNK
     lines = tuple(reversed(log[split:]))
     older = tuple(reversed(log[:split]))
+    players = tuple(snap.player_names)
     return BoardView(
         **base,
         waiting_for_opponent=False,
@@ -172,10 +173,10 @@ def _started(
         stack=stack,
         pass_text=snap.pass_text,
         waiting_triggers=tuple(WaitingTrigger(**t) for t in view["waiting_triggers"]),
-        log=memos.numbered(lines, len(log)),
+        log=memos.numbered(lines, len(log), players),
         log_lines=lines,
         log_total=len(log),
-        log_archive=memos.log_lines(older),
+        log_archive=memos.log_lines(older, players),
         log_archive_lines=older,
         over=_over(game, view, seats, my_seat),
         training=training,

@@ -51,25 +51,28 @@ def card_info(name: str) -> CardInfo:
 
 
 @functools.lru_cache(maxsize=256)
-def log_lines(lines: tuple[str, ...]) -> tuple[tuple[int, LogLine], ...]:
+def log_lines(lines: tuple[str, ...], players: tuple[str, ...]) -> tuple[tuple[int, LogLine], ...]:
     """The log's older lines (`numbered`), split once per distinct set (they change every
     hundred lines, and a long game has thousands: one lookup per render instead of one per
     line)."""
-    return numbered(lines, len(lines))
+    return numbered(lines, len(lines), players)
 
 
-def numbered(lines: tuple[str, ...], newest: int) -> tuple[tuple[int, LogLine], ...]:
-    """Newest-first log lines, each with its number in the log (the first's is `newest`), each
-    heading moved up above the lines of its phase (text.headings_first)."""
-    items = [(newest - i, log_line(line)) for i, line in enumerate(lines)]
+def numbered(
+    lines: tuple[str, ...], newest: int, players: tuple[str, ...]
+) -> tuple[tuple[int, LogLine], ...]:
+    """Newest-first log lines of a game between `players` (engine names), each with its number
+    in the log (the first's is `newest`), each heading moved up above the lines of its phase
+    (text.headings_first)."""
+    items = [(newest - i, log_line(line, players)) for i, line in enumerate(lines)]
     return headings_first(items, lambda item: item[1].heading)
 
 
 @functools.lru_cache(maxsize=8192)
-def log_line(line: str) -> LogLine:
-    """A line of the game log, its rule citation apart: split once per distinct line (a new
-    answer adds a line or a few, and the panel shows the last 80)."""
-    return LogLine(*split_citation(line), heading=is_heading(line))
+def log_line(line: str, players: tuple[str, ...]) -> LogLine:
+    """A line of the game log between `players`, its rule citation apart: split once per
+    distinct line (a new answer adds a line or a few, and the panel shows the last 80)."""
+    return LogLine(*split_citation(line), heading=is_heading(line, players))
 
 
 @functools.lru_cache(maxsize=4096)  # a step of the turn and a set of stops: few distinct

@@ -120,7 +120,7 @@ def replay_view(game: Game, viewer: Player | None, tl: services.Timeline, at: in
     first = max(0, len(lines) - LOG_LINES)
     log = headings_first(
         [
-            ReplayLine(n + 1, memos.log_line(lines[n]), start <= n < stop)
+            ReplayLine(n + 1, memos.log_line(lines[n], tuple(tl.players)), start <= n < stop)
             for n in range(len(lines) - 1, first - 1, -1)
         ],
         lambda r: r.line.heading,

@@ -9,6 +9,7 @@ beginning phase has none of its own: the turn's line heads it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 # The words of each phase (CR 500.1) by the steps in it; the beginning phase is left out.
 PHASE_WORDS = {
@@ -26,10 +27,11 @@ PHASE_WORDS = {
 _PHASES = "|".join(sorted(set(PHASE_WORDS.values())))
 # A heading as the engine writes it or as a viewer reads it ("alice's combat, turn 8" becomes
 # "Your combat, turn 8" on alice's page: board/whose.py; "Turn 9: alice's turn" becomes
-# "Turn 9: your turn": `turn_heading_for`). Display names are free text, so a line that merely
-# ends with such words could match; only the styling of that line and a takeback's naming of
-# it would be wrong.
-_HEADING = re.compile(rf"^(?:Turn \d+: (?:.+'s|your) turn|(?:.+'s|Your) (?:{_PHASES}), turn \d+)$")
+# "Turn 9: your turn": `turn_heading_for`). `who` is a player's name, or "your"/"Your".
+_HEADING = re.compile(
+    rf"^(?:Turn \d+: (?P<active>.+)'s turn|Turn \d+: your turn"
+    rf"|(?P<whose>.+)'s (?:{_PHASES}), turn \d+|Your (?:{_PHASES}), turn \d+)$"
+)
 
 
 def turn_heading(turn: int, active: str) -> str:
@@ -50,8 +52,15 @@ def turn_heading_for(line: str, me: str) -> str:
     return line
 
 
-def is_heading(line: str) -> bool:
-    return _HEADING.match(line) is not None
+def is_heading(line: str, players: Iterable[str]) -> bool:
+    """Whether `line` is a heading of a game between `players` (their names in the log). Names
+    are free text: a target line that merely ends like a heading ("… targeting Goblin's combat,
+    turn 3") names no player where the heading's name stands, so it is not one."""
+    m = _HEADING.match(line)
+    if m is None:
+        return False
+    who = m["active"] or m["whose"]
+    return who is None or who in players
 
 
 __all__ = ["PHASE_WORDS", "is_heading", "phase_heading", "turn_heading", "turn_heading_for"]

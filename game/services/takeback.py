@@ -78,7 +78,8 @@ def takeback_words(engine: Engine, index: int) -> str:
         return "an earlier answer"
     kind, start, stop = mark
     # A phase's heading names no answer: the line after it does.
-    lines = [x for x in engine.state.log[start:stop] if not is_heading(x)]
+    players = [p.name for p in engine.state.players]
+    lines = [x for x in engine.state.log[start:stop] if not is_heading(x, players)]
     if lines:
         line = _RULE.sub("", lines[0])
         return line if len(line) <= MAX_WHAT else line[: MAX_WHAT - 1] + "…"

@@ -68,7 +68,7 @@ def test_each_phase_where_something_happens_is_headed_in_the_log():
     while game.state.turn == 3:
         game.answer(game.pending.player, "pass")
     log = game.state.log[start:]
-    headings = [line for line in log if is_heading(line)]
+    headings = [line for line in log if is_heading(line, ("alice", "bob"))]
     assert headings == [
         "alice's combat, turn 3",
         "alice's second main phase, turn 3",
@@ -84,17 +84,28 @@ def test_each_phase_where_something_happens_is_headed_in_the_log():
 
 
 def test_a_heading_reads_as_a_heading_on_either_players_page():
-    assert is_heading("Turn 12: bob's turn")
+    players = ("alice", "bob")
+    assert is_heading("Turn 12: bob's turn", players)
     assert log_line_for("Turn 12: bob's turn", "bob") == "Turn 12: your turn"
-    assert is_heading("Turn 12: your turn")
+    assert is_heading("Turn 12: your turn", players)
     assert log_line_for("Turn 12: bob's turn", "alice") == "Turn 12: bob's turn"
-    assert is_heading(log_line_for("alice's second main phase, turn 7", "alice"))
+    assert is_heading(log_line_for("alice's second main phase, turn 7", "alice"), players)
     assert log_line_for("alice's combat, turn 7", "alice") == "Your combat, turn 7"
-    assert is_heading("Your ending phase, turn 7")
-    assert not is_heading("alice casts Ray of Frost targeting bob's combat, turn 7 copy")
-    assert not is_heading("alice plays Forest (CR 305.1)")
-    assert not is_heading("alice casts Ray of Frost targeting bob combat, turn 7")
+    assert is_heading("Your ending phase, turn 7", players)
+    assert not is_heading("alice casts Ray of Frost targeting bob's combat, turn 7 copy", players)
+    assert not is_heading("alice plays Forest (CR 305.1)", players)
+    assert not is_heading("alice casts Ray of Frost targeting bob combat, turn 7", players)
     assert log_line_for("Turn 12: bob's turn", "bo") == "Turn 12: bob's turn"
+
+
+def test_a_line_ending_like_a_heading_is_not_one_unless_a_player_stands_where_its_name_does():
+    # A display name is free text: a target named "x's combat, turn 3" ends its line like a
+    # heading, but what stands before "'s combat" is no player of the game.
+    players = ("alice", "x's combat, turn 3")
+    line = "alice casts Magic Missile targeting x's combat, turn 3"
+    assert not is_heading(line, players)
+    assert is_heading("x's combat, turn 3's combat, turn 4", players)
+    assert not is_heading("Turn 3: alice casts Bolt targeting bob's turn", ("alice", "bob"))
 
 
 def test_a_pass_in_the_readers_own_turn_says_your():

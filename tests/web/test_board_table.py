@@ -184,7 +184,7 @@ def test_a_heading_is_shown_above_the_lines_of_its_phase_with_their_numbers():
         "Turn 5: alice's turn",
         "alice draws a card for the turn (CR 504.1)",
     ]
-    shown = memos.numbered(tuple(reversed(written)), len(written))
+    shown = memos.numbered(tuple(reversed(written)), len(written), ("alice", "bob"))
     assert [(n, line.text) for n, line in shown] == [
         (6, "Turn 5: alice's turn"),
         (7, "alice draws a card for the turn"),
