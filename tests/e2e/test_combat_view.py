@@ -1,8 +1,9 @@
 """A fight as the players see it once the blocks are made, in Debian's Chromium at 1280x800:
-every word of the fight whole on the cards (a laptop's permanents are fixed squares), the page
-left where the player was looking once the blocks are declared, and on a phone every Block
-button, every block said in the docked prompt and its Confirm within reach however many blocks
-are made."""
+every word of the fight whole on the cards (a laptop's permanents are fixed squares, grown only
+for a fight that says more than they hold), no keyword or counter under a P/T on either screen,
+the page left where the player was looking once the blocks are declared, and on a phone every
+Block button, every block said in the docked prompt and its Confirm within reach however many
+blocks are made."""
 
 from __future__ import annotations
 
@@ -28,6 +29,35 @@ CUT_BY_THEIR_CARDS = """() => Array.from(document.querySelectorAll(
             || (t.matches('.st') && t.scrollWidth > t.clientWidth + 1);
         return cut ? [card.dataset.name + ': ' + t.textContent] : [];
     })"""
+
+# Each keyword, counter or damage badge shown on the battlefield that lies under its card's P/T
+# (their boxes overlap), or runs past its card's inner right edge (the card clips it).
+BADGES_UNDER_THE_PT = """() => Array.from(document.querySelectorAll('.battlefield .perm'))
+    .flatMap(card => {
+        const pt = card.querySelector('.pt');
+        const p = pt && pt.checkVisibility() ? pt.getBoundingClientRect() : null;
+        const c = card.getBoundingClientRect();
+        const right = c.left + card.clientLeft + card.clientWidth;
+        return Array.from(card.querySelectorAll('.kw, .counter, .damage'))
+            .filter(b => b.checkVisibility()).flatMap(b => {
+                const r = b.getBoundingClientRect();
+                const under = p !== null && r.left < p.right - 0.5 && p.left < r.right - 0.5
+                    && r.top < p.bottom - 0.5 && p.top < r.bottom - 0.5;
+                return under || r.right > right + 0.5
+                    ? [card.dataset.name + ': ' + b.textContent] : [];
+            });
+    })"""
+
+
+def attack_with_all_at_once(alice, attackers: int) -> None:
+    """Alice, asked for her attackers first (nothing else to do in her main phase), attacks
+    with all `attackers` of her creatures."""
+    expect(mine(alice)).to_have_attribute("data-kind", "declare_attackers")
+    past_arrival(alice)
+    alice.locator("#attack-all").click()
+    expect(alice.locator("#prompt input[type=checkbox]:checked")).to_have_count(attackers)
+    alice.locator("#confirm").click()
+
 
 # Bob's blocks on busy_blocks.yaml: his blocker (by name and its index among its namesakes)
 # and the attacker it blocks. Two on the Outrider, whose card also shows its +1/+1 counter.
@@ -75,10 +105,100 @@ def test_a_laptop_shows_the_words_of_the_fight_whole_on_the_cards(open_as):
             expect(tag).to_have_text(words)
             expect(tag).to_be_visible()
         assert page.evaluate(CUT_BY_THEIR_CARDS) == [], page.venture_name
+        # the Outrider's "1× +1/+1" beside its 6/6 ran 2 px under it
+        assert page.evaluate(BADGES_UNDER_THE_PT) == [], page.venture_name
         heights = page.eval_on_selector_all(
             ".battlefield .row.creatures .perm", "ps => ps.map(p => p.offsetHeight)"
         )
         assert set(heights) == {116}, heights
+
+
+def test_three_blockers_and_long_names_are_said_whole_on_the_attackers_card(open_as):
+    """A laptop playtest: "blocked by …" on Varis (a long name, two keywords) ran past the foot
+    of its 116 px square, the card clipping it. Said in full, the fight's words grow the card
+    that needs it, and only that one (the Outrider's two blockers fit its square); on a phone
+    too."""
+    alice_player, bob_player, game = game_at("three_blockers.yaml")
+    alice = open_as(alice_player, game.get_absolute_url())
+    bob = open_as(bob_player, game.get_absolute_url())
+    attack_with_all_at_once(alice, 2)
+    expect(mine(bob)).to_have_attribute("data-kind", "declare_blockers")
+    past_arrival(bob)
+    block(
+        bob,
+        [
+            ("Undermountain Adventurer", 0, "Varis, Silverymoon Ranger", 0),
+            ("Undermountain Adventurer", 1, "Varis, Silverymoon Ranger", 0),
+            ("Yuan-Ti Malison", 0, "Varis, Silverymoon Ranger", 0),
+            ("Dungeon Crawler", 0, "Grizzled Outrider", 0),
+            ("Zombie Ogre", 0, "Grizzled Outrider", 0),
+        ],
+    )
+    past_arrival(bob)
+    bob.locator("#prompt #confirm").click()
+    expect(mine(alice)).to_have_attribute("data-kind", "assign_combat_damage")
+    blocked = {
+        "Varis, Silverymoon Ranger": "blocked by Undermountain Adventurer #1, Undermountain "
+        "Adventurer #2, Yuan-Ti Malison",
+        "Grizzled Outrider": "blocked by Dungeon Crawler, Zombie Ogre",
+    }
+    for page, attackers in ((alice, "#me"), (bob, "#opponent")):
+        for viewport in (DESKTOP, PHONE):
+            page.set_viewport_size(viewport)
+            page.mouse.move(1, 1)  # a card pointed at shows itself whole: none is
+            for name, words in blocked.items():
+                card = page.locator(f"{attackers} .perm[data-name='{name}']")
+                tag = card.locator(".st.blocked")
+                expect(tag).to_have_text(words)
+                expect(tag).to_be_visible()
+                # its words inside its own box, and its box inside the card's
+                fits = tag.evaluate(
+                    """t => { const card = t.closest('.perm'), c = card.getBoundingClientRect();
+                        const r = t.getBoundingClientRect();
+                        return t.scrollHeight <= t.clientHeight + 1
+                            && t.scrollWidth <= t.clientWidth + 1
+                            && r.top >= c.top + card.clientTop - 0.5
+                            && r.left >= c.left + card.clientLeft - 0.5
+                            && r.bottom <= c.top + card.clientTop + card.clientHeight + 0.5
+                            && r.right <= c.left + card.clientLeft + card.clientWidth + 0.5; }"""
+                )
+                assert fits, (page.venture_name, viewport, name)
+            assert page.evaluate(CUT_BY_THEIR_CARDS) == [], (page.venture_name, viewport)
+            assert page.evaluate(BADGES_UNDER_THE_PT) == [], (page.venture_name, viewport)
+            if viewport == DESKTOP:
+                varis, outrider = (
+                    page.locator(f"{attackers} .perm[data-name='{name}']").evaluate(
+                        "p => p.offsetHeight"
+                    )
+                    for name in blocked
+                )
+                assert varis > 116 and outrider == 116, (varis, outrider)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_granted_keyword_stays_clear_of_the_pt(open_as, viewport):
+    """A phone playtest: Seasoned Dungeoneer gave an attacking creature protection from
+    creatures, and its badge (one line, wider than a phone's card) ran under the creature's P/T
+    beside it. The badge wraps between its words, or the P/T makes way, and neither covers the
+    other for the player or the opponent, nor is the badge clipped; on a laptop too."""
+    alice_player, bob_player, game = game_at("protection_attack.yaml")
+    phone = viewport == PHONE
+    alice = open_as(alice_player, game.get_absolute_url(), phone=phone)
+    bob = open_as(bob_player, game.get_absolute_url(), phone=phone)
+    attack_with_all_at_once(alice, 2)
+    # The Dungeoneer's trigger: its target is the Adventurer (vigilance), which explores (the
+    # Plains on top of alice's library goes to her hand).
+    expect(mine(alice)).to_have_attribute("data-kind", "choose_targets")
+    past_arrival(alice)
+    alice.locator("#prompt .options button", has_text="Undermountain Adventurer").click()
+    expect(mine(bob)).to_have_attribute("data-kind", "declare_blockers")
+    for page, whose in ((alice, "#me"), (bob, "#opponent")):
+        card = page.locator(f"{whose} .perm[data-name='Undermountain Adventurer']")
+        expect(card.locator(".kw")).to_have_text(["protection from creatures", "vigilance"])
+        expect(card.locator(".kw.granted")).to_have_text("protection from creatures")
+        page.mouse.move(1, 1)  # a card pointed at shows itself whole: none is
+        assert page.evaluate(BADGES_UNDER_THE_PT) == [], page.venture_name
+        assert page.evaluate(CUT_BY_THEIR_CARDS) == [], page.venture_name
 
 
 def test_a_laptop_stays_where_the_blocker_was_looking_once_blocks_are_declared(open_as):
