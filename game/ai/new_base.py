@@ -3,8 +3,8 @@ Bird with base power and toughness 1/1 and flying until end of turn": Eccentric 
 the beginning of its controller's combat), to the seat whose spell or ability makes it.
 
 On the seat's own turn such a change counts only where the creature fights before it ends. The
-other player's creature fights only as a blocker, so what counts is the attackers of the seat's
-it can block before and after: wings given to a ground creature that could block none of the
+other player's creature fights only as a blocker, so what counts is whether it can block any of
+the seat's attackers before and after: wings given to a ground creature that could block none of the
 seat's fliers let it chump one, a gift whatever its smaller body costs it (a playtest: Hard made
 a 3/4 with no reach a 1/1 flier before attacking with two fliers). The seat's own creature fights
 only as an attacker, past a creature that could block it.

@@ -178,6 +178,7 @@ def _started(
         log_total=len(log),
         log_archive=memos.log_lines(older, players),
         log_archive_lines=older,
+        log_players=players,
         over=_over(game, view, seats, my_seat),
         training=training,
     )

@@ -26,11 +26,14 @@ if TYPE_CHECKING:
 
 
 def division(
-    d: Decision, owners: dict[str, Owned], names: dict[str, str], lethal: Sequence[int] = ()
+    d: Decision,
+    owners: dict[str, Owned],
+    names: dict[str, str],
+    lethal: Sequence[int | None] = (),
 ) -> Division | None:
     """The decision as amounts per recipient, or None (another kind, or options that do not
-    read as divisions: the list alone is shown). `lethal`: each blocker's lethal damage, in the
-    order of the amounts (`combat_damage.lethal_damage`)."""
+    read as divisions: the list alone is shown). `lethal`: the damage that kills each blocker,
+    in the order of the amounts, None for one damage can't kill (the decision's constraints)."""
     if KINDS[d.kind].layout != "division" or not d.options:
         return None
     shares: list[tuple[int, ...]] = []
@@ -71,9 +74,14 @@ def division(
     )
 
 
-def _killed(share: tuple[int, ...], lethal: Sequence[int]) -> int:
-    return sum(1 for amount, need in zip(share, lethal, strict=False) if amount >= need)
+def _killed(share: tuple[int, ...], lethal: Sequence[int | None]) -> int:
+    """How many blockers the division kills (static/js/venture.js's `deaths` says which)."""
+    return sum(
+        1
+        for amount, need in zip(share, lethal, strict=False)
+        if need is not None and 0 < amount >= need
+    )
 
 
-def _at(lethal: Sequence[int], i: int) -> int | None:
+def _at(lethal: Sequence[int | None], i: int) -> int | None:
     return lethal[i] if i < len(lethal) else None

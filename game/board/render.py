@@ -190,11 +190,12 @@ def _maps_key(ctx: dict[str, Any]) -> Any:
 
 
 def _log_key(ctx: dict[str, Any]) -> Any:
-    return (ctx["log_total"], ctx["log_lines"])  # (each line's hash is cached by its str)
+    # Each line's hash is cached by its str; the players say which lines are headings.
+    return (ctx["log_total"], ctx["log_lines"], ctx["log_players"])
 
 
 def _log_archive_key(ctx: dict[str, Any]) -> Any:
-    return ctx["log_archive_lines"]
+    return (ctx["log_archive_lines"], ctx["log_players"])
 
 
 MEMO_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {

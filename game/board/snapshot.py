@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from game.engine.combat_damage import damage_coming
+from game.engine.combat_damage import between_strikes, damage_coming
 from game.engine.kinds import DECLARE_BLOCKERS, PRIORITY
 from game.engine.stops import destination
 
@@ -55,12 +55,17 @@ def read(engine: Engine, my_seat: SeatView | None, names: dict[str, str]) -> Sna
             d.kind == PRIORITY
             and state.combat is not None
             and state.active != me
-            and state.step in BEFORE_DAMAGE
+            and (state.step in BEFORE_DAMAGE or between_strikes(state))
         ):
-            # Blocks, or a stop in the other player's combat before its damage: what its attack
-            # will deal (once dealt, the life total says it).
+            # Blocks, or a stop in the other player's combat before its damage (or before the
+            # regular damage, after first strike's): what its attack will deal (once dealt, the
+            # life total says it).
             coming = tuple(damage_coming(state, me))
-            final = d.kind == PRIORITY and state.step == "declare_blockers" and not state.stack
+            final = (
+                d.kind == PRIORITY
+                and (state.step == "declare_blockers" or between_strikes(state))
+                and not state.stack
+            )
             prompt = replace(prompt, coming=Coming(coming, state.player(me).life, final))
         if d.kind == PRIORITY:
             pass_words = destination(

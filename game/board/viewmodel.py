@@ -157,7 +157,7 @@ class Recipient:
     name: str  # as the viewer reads it ("Bob's Goblin", "Bob")
     marks: str  # what to highlight on the board
     filled: int  # its amount as the form is filled in (board/division.py)
-    lethal: int | None  # the damage that kills it; None for the player a trampler attacks
+    lethal: int | None  # the damage that kills it; None when none can (a player, indestructible)
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +458,7 @@ class BoardView:
     log_total: int = 0
     log_archive: tuple[tuple[int, LogLine], ...] = ()  # the older lines, as `log` (a fragment)
     log_archive_lines: tuple[str, ...] = field(default=(), repr=False)  # their memo key
+    log_players: tuple[str, ...] = ()  # the game's players: which lines are headings (memo keys)
     over: Over | None = None
     # Takebacks (services/takeback.py): the seated viewer's (whether they may ask and why not, a
     # request pending on either side); a spectator's note of a pending request.

@@ -92,9 +92,21 @@ def past_blockers(power: int, strikes: int, trample: bool, needs: list[int] | No
     return dealt
 
 
+def between_strikes(g: GameState) -> bool:
+    """Whether the first-strike combat damage is dealt and the regular damage still to come
+    (the priority round of the first combat damage step, CR 510.4)."""
+    c = g.combat
+    return (
+        c is not None
+        and g.step == "combat_damage"
+        and bool(c.dealt_first_strike)
+        and not c.regular_dealt
+    )
+
+
 def damage_coming(g: GameState, player: str) -> list[Incoming]:
-    """Each attacker at `player` with what it deals: before blocks every attacker unblocked;
-    after them the blocks declared."""
+    """Each attacker at `player` with what it still deals: before blocks every attacker
+    unblocked; after them the blocks declared; after the first-strike damage, the strikes left."""
     c = g.combat
     if c is None:
         return []
@@ -108,6 +120,8 @@ def damage_coming(g: GameState, player: str) -> list[Incoming]:
         needs = tuple((b.id, lethal_damage(g, o, b)) for b in mine) if trample else ()
         blocked = tuple(c.blockers[o.id]) if o.id in c.blockers else None
         strikes = 2 if "double strike" in ch.keywords else 1
+        if o.id in c.dealt_first_strike:
+            strikes -= 1  # its first-strike damage is dealt (CR 510.4)
         coming.append(Incoming(o.id, max(0, ch.power), strikes, trample, needs, blocked))
     return coming
 
@@ -223,12 +237,21 @@ def choose_division(g: GameState, attacker: Obj, blockers: list[Obj], defender: 
             ASSIGN_COMBAT_DAMAGE,
             prompt,
             options,
-            constraints={"attacker": attacker.id, "lethal": lethal},
+            constraints={"attacker": attacker.id, "lethal": _kills(g, blockers, lethal)},
         )
         share = next(o.data for o in options if o.id == answer)
         return list(zip(refs, share, strict=True))  # type: ignore[arg-type]
     share = yield from _divide_by_parts(g, attacker, power, lethal, trample, refs, names, usual)
     return list(zip(refs, share, strict=True))
+
+
+def _kills(g: GameState, blockers: list[Obj], lethal: list[int]) -> list[int | None]:
+    """The damage that kills each blocker, or None for one damage can't kill: indestructible
+    (CR 702.12b), or its damage from creatures prevented (protection from creatures)."""
+    return [
+        None if {"indestructible", "protection from creatures"} & chars(g, b).keywords else need
+        for b, need in zip(blockers, lethal, strict=True)
+    ]
 
 
 def _divide_by_parts(
@@ -326,6 +349,7 @@ def combat_damage(g: GameState, first_strike: bool | None) -> Gen:
         if power:
             events.append((b, ("obj", a_id), power))
     _mark_first_strikers(g, c, first_strike)
+    c.regular_dealt = not first_strike
     _deal(g, events)
 
 

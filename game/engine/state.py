@@ -231,6 +231,7 @@ class Combat:
     blockers: dict[int, list[int]] = field(default_factory=dict)  # attacker -> blockers in order
     blocking: dict[int, int] = field(default_factory=dict)  # blocker -> attacker
     dealt_first_strike: set[int] = field(default_factory=set)
+    regular_dealt: bool = False  # the regular (or only) combat damage is dealt
     attacked_alone: bool = False
     declared: bool = False  # attackers were declared (CR 508.8 looks at the declaration)
 

@@ -683,7 +683,7 @@
     (button.firstChild || button).textContent = words;
     // The docked stand-in for the pace's button (a phone's) says it too, where the finger is.
     var docked = document.querySelector('#prompt [data-proxy="#pace #' + button.id + '"]');
-    if (docked) docked.textContent = words;
+    if (docked) { docked.textContent = words; docked.classList.add("lethal-armed"); }
     if (!docked) button.focus({ preventScroll: true });
   }, true);
   document.addEventListener("change", function (event) {
@@ -826,9 +826,13 @@
   // them ("cd:2,3"); one the rules don't allow can't be sent, and the page says why, or which
   // blockers it kills (an amount at least the blocker's data-lethal). The list of every division
   // stays below, folded.
+  // The rule is board/division.py's `_killed`: a blocker dies of a nonzero amount at least its
+  // lethal damage.
   function deaths(inputs) {
+    if (!inputs.some(function (i) { return i.hasAttribute("data-lethal"); })) return "";
     var dying = inputs.filter(function (i) {
-      return i.hasAttribute("data-lethal") && (parseInt(i.value, 10) || 0) >= Number(i.getAttribute("data-lethal"));
+      var amount = parseInt(i.value, 10) || 0;
+      return i.hasAttribute("data-lethal") && amount > 0 && amount >= Number(i.getAttribute("data-lethal"));
     }).map(function (i) { return i.getAttribute("data-who"); });
     if (!dying.length) return "no blocker dies.";
     if (dying.length === 1) return dying[0] + " dies.";
@@ -843,7 +847,9 @@
     form.querySelector("input[name=option]").value = id;
     form.querySelector("button[type=submit]").disabled = !legal;
     var state = form.querySelector(".division-state");
-    if (legal) state.textContent = (filled ? "Filled in: " : "A legal division: ") + deaths(inputs);
+    var words = deaths(inputs);
+    if (legal && filled) state.textContent = "Filled in: " + (words || "the usual division.");
+    else if (legal) state.textContent = "A legal division" + (words ? ": " + words : ".");
     else if (left > 0) state.textContent = left + " damage still to assign.";
     else if (left < 0) state.textContent = -left + " damage too many.";
     else state.textContent = "Not a legal division: a blocker must have lethal damage before the player gets any.";

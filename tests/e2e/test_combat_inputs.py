@@ -360,8 +360,9 @@ def test_a_pass_into_lethal_damage_with_an_answer_in_hand_asks_again(
     new_page, live_server_url, viewport
 ):
     """Once the blocks are declared, the pass button says what passing does ("Pass and take 6",
-    not "To your turn"); with Power Word Kill still castable its first press only asks again,
-    and the kill cast instead leaves 3 to take."""
+    not "To your turn"); with Power Word Kill still castable its first press only asks again
+    and the second passes (on the phone, from the docked "To my next turn"); on the desktop the
+    kill cast instead leaves 3 to take."""
     alice, bob = table(new_page, live_server_url, "lethal_with_an_answer.yaml", viewport)
     alice.locator("#attack-all").click()
     alice.locator("#confirm").click()
@@ -379,6 +380,12 @@ def test_a_pass_into_lethal_damage_with_an_answer_in_hand_asks_again(
     pass_button.click()
     expect(pass_button).to_have_text(re.compile(r"^Take 6 and lose\? Pass again"))
     expect(bob.locator(".plate[data-player=bob] .life-value")).to_have_text("6")
+    if viewport is PHONE:
+        # The second press passes: the damage is dealt and the game is lost.
+        pass_button.click()
+        for page in (alice, bob):
+            expect(page.locator("#over.shown .over-headline")).to_have_text("alice wins")
+        return
     bob.locator("#prompt button[data-option='cast Power Word Kill']").click()
     expect(prompt(bob)).to_have_attribute("data-kind", "choose_targets")
     bob.locator("#prompt .option-form button").first.click()

@@ -319,6 +319,34 @@ def test_a_division_is_filled_in_to_kill_the_blocker_the_usual_one_would_miss(pl
     assert split.filled_id == "cd:2,1"
 
 
+def test_between_first_strike_and_regular_damage_the_strike_still_to_come_is_said(players):
+    # A double striker (Gloom Stalker, 2/3, with a dungeon completed) unblocked at bob, 4 life:
+    # after its first-strike damage (bob at 2), bob's stop says the 2 still coming is lethal,
+    # and the pass says so too (CR 510.4).
+    alice, bob = players
+    text = position_text("lethal_with_an_answer.yaml")
+    text = text.replace(
+        "battlefield: [Veteran Dungeoneer, Veteran Dungeoneer, Forest]",
+        "battlefield: [Gloom Stalker, Forest]\n    completed: [Lost Mine of Phandelver]",
+    ).replace("life: 6", "life: 4")
+    text = text.replace("[Yuan-Ti Malison, Swamp, Swamp]", "[Swamp, Swamp]")
+    game = start_from_text(alice, bob, text)
+    services.set_stop(game.pk, bob, "theirs:combat_damage", True, action_id="s-1")
+    game = answer(game, alice, ["Gloom Stalker"])
+    for _ in range(8):
+        d = pending(game)
+        with services.reading(game) as engine:
+            step = engine.state.step
+        if d.kind == "priority" and d.player == seat_name(game, bob) and step == "combat_damage":
+            break
+        who = alice if d.player == seat_name(game, alice) else bob
+        game = answer(game, who, [] if d.kind == "declare_blockers" else "pass")
+    prompt = view(game, bob).prompt
+    assert prompt.kind == "priority"
+    assert prompt.coming.final and prompt.coming.lethal and prompt.coming.life == 2
+    assert view(game, bob).pass_text == "Pass and take 2"
+
+
 def test_the_keys_follow_the_panel_plays_first_then_abilities_never_pass_or_mana(players):
     alice, bob = players
     game = start_from_text(alice, bob, position_text("varis_fork.yaml"))
