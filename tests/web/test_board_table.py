@@ -249,6 +249,22 @@ def test_a_card_in_the_library_says_where_it_is(players):
     assert shown == ["your Dungeon Map (top of your library)"]
 
 
+def _division_prompt(players, text: str, attacker: str, blockers: list[str]):
+    """Alice's prompt to divide `attacker`'s damage, once bob blocks it with `blockers`."""
+    alice, bob = players
+    game = start_from_text(alice, bob, text)
+    game = answer(game, alice, [attacker])
+    game = answer(game, bob, [f"{b} blocks {attacker}" for b in blockers])
+    for _ in range(6):
+        d = pending(game)
+        if d.kind != "priority":
+            break
+        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
+    prompt = view(game, alice).prompt
+    assert prompt.kind == "assign_combat_damage"
+    return game, prompt
+
+
 def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
     alice, bob = players
     text = position_text("double_block.yaml").replace(
@@ -259,23 +275,9 @@ def test_a_tramplers_division_is_an_amount_per_blocker_and_the_player(players):
         "battlefield: [Dungeon Crawler, Zombie Ogre, Swamp]",
         "battlefield: [Dungeon Crawler, Yuan-Ti Fang-Blade, Swamp]",
     )
-    game = start_from_text(alice, bob, text)
-    game = answer(game, alice, ["Caves of Chaos Adventurer"])
-    game = answer(
-        game,
-        bob,
-        [
-            "Dungeon Crawler blocks Caves of Chaos Adventurer",
-            "Yuan-Ti Fang-Blade blocks Caves of Chaos Adventurer",
-        ],
+    game, prompt = _division_prompt(
+        players, text, "Caves of Chaos Adventurer", ["Dungeon Crawler", "Yuan-Ti Fang-Blade"]
     )
-    for _ in range(6):
-        d = pending(game)
-        if d.kind != "priority":
-            break
-        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
-    prompt = view(game, alice).prompt
-    assert prompt.kind == "assign_combat_damage"
     split = prompt.division
     # Lethal damage to each blocker (1 and 2) first; the rest (2) may trample over to Bob.
     assert [(r.name, r.filled, r.lethal) for r in split.recipients] == [
@@ -296,20 +298,9 @@ def test_a_division_is_filled_in_to_kill_the_blocker_the_usual_one_would_miss(pl
     text = position_text("double_block.yaml").replace(
         "[Dungeon Crawler, Zombie Ogre, Swamp]", "[Shortcut Seeker, Dungeon Crawler, Swamp]"
     )
-    game = start_from_text(alice, bob, text)
-    game = answer(game, alice, ["Veteran Dungeoneer"])
-    game = answer(
-        game,
-        bob,
-        ["Shortcut Seeker blocks Veteran Dungeoneer", "Dungeon Crawler blocks Veteran Dungeoneer"],
+    _, prompt = _division_prompt(
+        players, text, "Veteran Dungeoneer", ["Shortcut Seeker", "Dungeon Crawler"]
     )
-    for _ in range(6):
-        d = pending(game)
-        if d.kind != "priority":
-            break
-        game = answer(game, alice if d.player == seat_name(game, alice) else bob, "pass")
-    prompt = view(game, alice).prompt
-    assert prompt.kind == "assign_combat_damage"
     assert prompt.options[0].display == "3 to Bob's Shortcut Seeker (the usual division)"
     split = prompt.division
     assert [(r.name, r.filled, r.lethal) for r in split.recipients] == [
