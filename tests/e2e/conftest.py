@@ -119,6 +119,18 @@ def browser(live_server_url):
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
+@pytest.fixture(scope="module")
+def windowed_browser(browser):
+    """Chromium showing pages as a desktop browser's window does: a page that scrolls has a
+    classic scrollbar, which takes 15 px of its width (Playwright hides the scrollbars of a
+    headless browser). Launched beside `browser`, by its Playwright."""
+    chromium = browser.browser_type.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, ignore_default_args=["--hide-scrollbars"]
+    )
+    yield chromium
+    chromium.close()
+
+
 @pytest.fixture(autouse=True)
 def official_dungeons(request) -> None:
     """Every browser test starts with the four official dungeons. Their rows come from a data

@@ -1,9 +1,10 @@
 """What a decision asks about is in view and within reach, as a player sees it in Debian's
 Chromium at 1280x800 and 390x844: the blockers and their attackers beside the prompt on a
 laptop (a busy table puts your creatures below the fold), the whole hand for the mulligan, the
-cards to put on the bottom and a discard, names whole on the battlefield (a land's "Swamp #1"),
-on a phone "Pass until my next turn" and every card's button brought above the docked prompt
-and stack, and the blocks' lines clear of the "can act" tags."""
+cards to put on the bottom and a discard, names whole on the battlefield (a land's "Swamp #1";
+on a phone-sized screen broken only between words), on a phone "Pass until my next turn" and
+every card's button brought above the docked prompt and stack, and the blocks' lines clear of
+the "can act" tags."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import photographed_pages
 from .helpers import (
     DESKTOP,
     PHONE,
@@ -21,6 +23,7 @@ from .helpers import (
     game_at,
     in_the_viewport,
     off_the_loop,
+    sign_in_as,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -316,6 +319,68 @@ def test_names_on_the_battlefield_are_whole_with_their_numbers(open_as, phone):
     expect(swamps).to_have_text(["Swamp #1", "Swamp #2", "Swamp #3"])
     expect(page.locator("#me .perm[data-name='Undermountain Adventurer']")).to_have_count(2)
     assert page.evaluate(WHOLE_NAMES) == []
+
+
+# Each word of a permanent's name (or its number) that is split over lines, out of its card, or
+# under the dark half of a tapped card's folded corner (its ::after, venture.css): the words'
+# boxes are measured with a Range over the name's text, the corner from its computed style.
+BROKEN_WORDS = r"""() => Array.from(document.querySelectorAll('.perm')).flatMap(card => {
+    const name = card.querySelector('.perm-name'), box = card.getBoundingClientRect();
+    const fold = getComputedStyle(card, '::after');
+    const size = card.matches('.tapped') ? parseFloat(fold.width) : 0;
+    const foldRight = box.right - card.clientLeft - parseFloat(fold.right);
+    const foldTop = box.top + card.clientTop + parseFloat(fold.top);
+    const folded = r => foldRight - Math.min(r.right, foldRight)
+                        + Math.max(r.top, foldTop) - foldTop < size;
+    const wrong = [], check = (word, rects) => {
+        if (rects.length !== 1) wrong.push(`"${word}" on ${rects.length} lines`);
+        if (rects.some(r => r.left < box.left || r.right > box.right || r.bottom > box.bottom))
+            wrong.push(`"${word}" out of the card`);
+        if (rects.some(folded)) wrong.push(`"${word}" under the folded corner`);
+    };
+    const text = name.firstChild;
+    for (const m of text.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, m.index);
+        range.setEnd(text, m.index + m[0].length);
+        check(m[0], Array.from(range.getClientRects()).filter(r => r.width > 0));
+    }
+    const number = name.querySelector('.perm-number');
+    if (number) check(number.textContent, Array.from(number.getClientRects()));
+    if (name.scrollWidth > name.clientWidth + 1) wrong.push('cut short');
+    return wrong.map(w => card.dataset.name + (number ? ' ' + number.textContent : '') + ': ' + w);
+})"""
+
+
+@pytest.mark.parametrize("window", [False, True], ids=["phone", "window"])
+def test_names_on_a_phone_sized_screen_break_only_between_their_words(
+    request, open_as, live_server_url, window
+):
+    """At 390x844 each permanent's name goes to a new line only between its words, and stays in
+    its card, clear of a tapped card's folded corner: three Mountains and two Islands a side, a
+    Dungeon Descent, the longest creature names, seen on a phone and in a desktop browser's
+    window of that size, whose scrollbar takes 15 px of the page's width (a playtester saw
+    "Mountai" over "n #1" on the lands there; the corner hid the "n" of a tapped Mountain)."""
+    alice, _, game = game_at("long_names.yaml")
+    if not window:
+        page = open_as(alice, game.get_absolute_url(), phone=True)
+        names_break_only_between_words(page, PHONE["width"])
+        return
+    with photographed_pages(request, request.getfixturevalue("windowed_browser"), 5000) as open_:
+        page = open_("alice-window", viewport=PHONE)
+        sign_in_as(page, live_server_url, alice)
+        page.goto(live_server_url + game.get_absolute_url())
+        names_break_only_between_words(page, PHONE["width"] - 15)
+
+
+def names_break_only_between_words(page, width: int) -> None:
+    """Every name on the table breaks only between its words, the page `width` px wide."""
+    expect(page.locator("#me .perm[data-name='Mountain'] .perm-name")).to_have_text(
+        ["Mountain #1", "Mountain #2", "Mountain #3"]
+    )
+    expect(page.locator("#opponent .perm[data-name='Triumphant Adventurer']")).to_have_count(2)
+    assert page.evaluate("document.documentElement.clientWidth") == width
+    assert page.evaluate(BROKEN_WORDS) == []
 
 
 def test_a_phone_brings_the_fight_into_view_at_the_stop_after_blocks(open_as):
