@@ -408,6 +408,13 @@ CASES = [
     Case("forge_counters_not_on_a_frozen_creature.yaml", "bob", _on_the_crawler),
     Case("eccentric_apprentice_gives_no_flier_to_the_opponent.yaml", "bob", _no_target),
     Case("eccentric_apprentice_gives_no_wings_to_a_ground_blocker.yaml", "bob", _no_target),
+    Case(
+        "attacks_with_a_flier_the_lone_blocker_cannot_kill.yaml",
+        "bob",
+        _attacks_with("Eccentric Apprentice"),
+        levels=("medium", "hard"),
+        why="Easy holds back a safe attacker 40% of the time, as a cautious beginner does",
+    ),
     Case("eccentric_apprentice_idle_when_nothing_can_attack.yaml", "bob", _no_target),
     Case("eccentric_apprentice_leaves_a_tapped_creature_be.yaml", "bob", _no_target),
     Case("equips_before_the_attack.yaml", "bob", _activates("activate Plate Armor")),
