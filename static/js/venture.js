@@ -784,6 +784,10 @@
       layer.style.cssText = "position:absolute;left:0;top:0;pointer-events:none;overflow:visible";
       document.body.appendChild(layer);
     }
+    // The layer's own size counts in the page's: shrunk first, a narrower window (a phone
+    // turned, a window resized) gets no sideways scroll from the lines' old width.
+    layer.setAttribute("width", 0);
+    layer.setAttribute("height", 0);
     layer.setAttribute("width", document.documentElement.scrollWidth);
     layer.setAttribute("height", document.documentElement.scrollHeight);
     while (layer.firstChild) layer.removeChild(layer.firstChild);

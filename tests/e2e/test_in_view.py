@@ -24,6 +24,7 @@ from .helpers import (
     in_the_viewport,
     off_the_loop,
     sign_in_as,
+    table,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -536,3 +537,24 @@ def test_a_phone_left_on_the_log_comes_back_to_the_table_at_its_next_decision(op
     expect(mine(alice)).to_have_attribute("data-kind", "priority")
     alice.wait_for_timeout(300)  # the page's own scrolling, after the new prompt
     assert table_in_view()
+
+
+def test_the_block_lines_leave_a_narrowed_window_no_sideways_scroll(new_page, live_server_url):
+    """The lines from blockers to attackers are drawn on a layer the page's size: a window
+    narrowed from a laptop's width to a phone's (a phone turned, a window resized) must not keep
+    the old width and scroll sideways (a playtest)."""
+    alice, bob = table(new_page, live_server_url, "double_block.yaml", DESKTOP)
+    alice.locator("#attack-all").click()
+    alice.locator("#confirm").click()
+    outrider = "#opponent .perm[data-name='Grizzled Outrider'] .perm-name"
+    bob.locator("#me .perm[data-name='Dungeon Crawler'] .perm-name").click()
+    bob.locator(outrider).click()
+    expect(bob.locator("#pairings line.proposed")).to_have_count(1)
+    bob.set_viewport_size(PHONE)
+    expect(bob.locator("#pairings line.proposed")).to_have_count(1)
+    # The lines are redrawn on the next frame after the resize.
+    widths = "[document.documentElement.scrollWidth, innerWidth]"
+    deadline = time.monotonic() + 5
+    while (wide := bob.evaluate(widths))[0] > wide[1] and time.monotonic() < deadline:
+        bob.wait_for_timeout(100)
+    assert wide[0] <= wide[1], wide
