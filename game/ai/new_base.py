@@ -25,20 +25,22 @@ from .features import body
 def new_base_worth(g: GameState, seat: str, obj: Obj, step: Step) -> float:
     """What the change `step` (a `set_base` modify) on `obj` gains `seat` (negative: a loss)."""
     theirs = obj.controller != seat
-    change = _change(g, obj, step)
+    bird = new_body(g, obj, step)
+    change = _change(g, obj, bird)
     if step.get("duration", "end_of_turn") != "end_of_turn" or g.active != seat:
         return -change if theirs else change
+    if bird.toughness <= 0:
+        return -change if theirs else change  # it dies: the loss lasts past the turn
     if theirs:
         if obj.tapped:
             return 0.0
         attackers = [body(g, o) for o in g.controlled(seat) if can_attack(g, o)]
-        before = [a for a in attackers if can_block(a, body(g, obj))]
-        after = [a for a in attackers if can_block(a, new_body(g, obj, step))]
-        if not after:
-            return 0.0  # in no fight either way
-        if not before:
+        now = body(g, obj)
+        if not any(can_block(a, bird) for a in attackers):
+            return 0.0  # in no fight after the change, nor before (it only gains keywords)
+        if not any(can_block(a, now) for a in attackers):
             # Out of the fight until the change lets it block: what it gains is a blocker.
-            return -new_body(g, obj, step).value
+            return -bird.value
         return -change
     blockers = [o for o in g.controlled(g.opponent(seat)) if not o.tapped]
     if not can_attack(g, obj) or not any("Creature" in chars(g, o).types for o in blockers):
@@ -60,11 +62,11 @@ def new_body(g: GameState, obj: Obj, step: Step) -> Body:
     return Body(obj.id, power, toughness, keywords, value)
 
 
-def _change(g: GameState, obj: Obj, step: Step) -> float:
-    """What the change does to the creature's worth: a 1/2 deathtouch creature with three +1/+1
-    counters made a 1/1 flier is a 4/4 deathtouch flier, hardly smaller and now able to block
-    a flier."""
+def _change(g: GameState, obj: Obj, bird: Body) -> float:
+    """What the change (to `bird`, `new_body`) does to the creature's worth: a 1/2 deathtouch
+    creature with three +1/+1 counters made a 1/1 flier is a 4/4 deathtouch flier, hardly smaller
+    and now able to block a flier."""
     c = chars(g, obj)
     before = creature_value(max(0, c.power), c.toughness - obj.damage, c.keywords)
-    worth = new_body(g, obj, step).value - before
+    worth = bird.value - before
     return worth * HELD_SHARE if held_tapped(g, obj) else worth
