@@ -791,6 +791,24 @@
     layer.setAttribute("width", document.documentElement.scrollWidth);
     layer.setAttribute("height", document.documentElement.scrollHeight);
     while (layer.firstChild) layer.removeChild(layer.firstChild);
+    // The lines pass under the players' plates (their life and hand counts stay readable): a
+    // mask that hides them where a plate is.
+    var mask = document.createElementNS(SVG, "mask"), lines = document.createElementNS(SVG, "g");
+    mask.id = "pairings-mask";
+    mask.setAttribute("maskUnits", "userSpaceOnUse");
+    var rects = [{ x: 0, y: 0, width: layer.getAttribute("width"), height: layer.getAttribute("height"), fill: "white" }];
+    document.querySelectorAll(".plate").forEach(function (plate) {
+      var r = plate.getBoundingClientRect();
+      rects.push({ x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height, fill: "black" });
+    });
+    rects.forEach(function (r) {
+      var rect = document.createElementNS(SVG, "rect");
+      Object.keys(r).forEach(function (key) { rect.setAttribute(key, r[key]); });
+      mask.appendChild(rect);
+    });
+    layer.appendChild(mask);
+    lines.setAttribute("mask", "url(#pairings-mask)");
+    layer.appendChild(lines);
     pairs.forEach(function (pair) {
       var from = edge(pair[0], pair[1]), to = edge(pair[1], pair[0]);
       var color = pair[2] === "declared" ? "#e4572e" : "#f5cf6b";
@@ -803,12 +821,12 @@
       line.setAttribute("stroke-opacity", "0.8");
       line.setAttribute("stroke-linecap", "round");
       if (pair[2] === "proposed") line.setAttribute("stroke-dasharray", "8 6");
-      layer.appendChild(line);
+      lines.appendChild(line);
       [from, to].forEach(function (end) {
         var dot = document.createElementNS(SVG, "circle");
         dot.setAttribute("cx", end.x); dot.setAttribute("cy", end.y); dot.setAttribute("r", "5");
         dot.setAttribute("fill", color);
-        layer.appendChild(dot);
+        lines.appendChild(dot);
       });
     });
   }

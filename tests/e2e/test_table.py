@@ -87,6 +87,21 @@ def test_the_pass_button_names_where_it_goes_and_a_step_of_the_strip_sets_a_stop
     expect(prompt_kind(alice)).to_have_attribute("data-kind", "priority")
 
 
+# The players' plates a pairing line is drawn over: each plate's box (in the page's
+# coordinates) must be one of the black rectangles of the mask that the lines are drawn through.
+PLATES_UNDER_NO_LINE = """() => {
+    const cut = Array.from(document.querySelectorAll('#pairings mask rect[fill=black]'))
+        .map(r => ['x', 'y', 'width', 'height'].map(k => Math.round(Number(r.getAttribute(k)))));
+    const masked = document.querySelector('#pairings g[mask="url(#pairings-mask)"] line');
+    return Array.from(document.querySelectorAll('.plate')).flatMap(plate => {
+        const b = plate.getBoundingClientRect();
+        const box = [b.left + scrollX, b.top + scrollY, b.width, b.height].map(Math.round);
+        const hidden = masked && cut.some(c => c.every((v, i) => Math.abs(v - box[i]) <= 1));
+        return hidden ? [] : [plate.dataset.player];
+    });
+}"""
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_attacker_divides(
     new_page, live_server_url, viewport
@@ -140,6 +155,8 @@ def test_blocks_made_by_clicking_appear_as_pairings_on_both_screens_and_the_atta
         expect(page.locator(".perm[data-name='Grizzled Outrider'] .st.blocked")).to_have_text(
             "blocked by Dungeon Crawler, Zombie Ogre"
         )
+        # The lines pass under the players' plates: each plate's box is cut out of them.
+        assert page.evaluate(PLATES_UNDER_NO_LINE) == [], page.venture_name
 
     # Alice divides the Outrider's 5 damage: an amount for each blocker, the usual division
     # (lethal damage to the first blocker, the rest to the next) filled in; every division is
