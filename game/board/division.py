@@ -75,7 +75,7 @@ def division(
 
 
 def _killed(share: tuple[int, ...], lethal: Sequence[int | None]) -> int:
-    """How many blockers the division kills (static/js/venture.js's `deaths` says which)."""
+    """How many blockers the division kills (static/js/combat.js's `deaths` says which)."""
     return sum(
         1
         for amount, need in zip(share, lethal, strict=False)

@@ -105,7 +105,7 @@ class Coming:
     viewer deals (`combat_damage.Incoming`) and the viewer's life. The prompt says what the
     attackers left unblocked deal and what trample carries over blockers; at the blocks it
     follows the blocks chosen, and a Confirm into lethal damage asks twice, as does a pass into
-    it once it is `final` (static/js/venture.js)."""
+    it once it is `final` (static/js/combat.js)."""
 
     attack: tuple[Incoming, ...]
     life: int

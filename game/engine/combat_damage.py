@@ -78,7 +78,7 @@ def past_blockers(power: int, strikes: int, trample: bool, needs: list[int] | No
     """What an attacker deals the player it attacks: every strike's power while unblocked
     (`needs` None); once blocked, none, unless it has trample (CR 702.19b): what each strike
     has left after lethal damage to its blockers, a later strike needing only what the earlier
-    one left (and all of it once they are gone, CR 702.19e). `static/js/venture.js` (the blocks
+    one left (and all of it once they are gone, CR 702.19e). `static/js/combat.js` (the blocks
     prompt's line) does the same sum."""
     if needs is None:
         return power * strikes

@@ -1,6 +1,7 @@
 // The table's layout helpers (static/css/venture.css): the "js" class for what only works with
 // JavaScript, the height of the phone's action bar, the docked hand giving way to your creatures
-// where the browser cannot do it by itself, and the dungeon modal taking and keeping the focus.
+// where the browser cannot do it by itself, a fanned hand's tags fitted to its cards, and the
+// dungeon modal taking and keeping the focus.
 // Nothing here sends anything to the server.
 (function () {
   "use strict";
@@ -129,7 +130,25 @@
     }, 0);
   });
 
-  function refresh() { watchBars(); syncModal(); soonGiveWay(); }
+  // A hand with more cards than its column holds is fanned (venture.css): each card shows its
+  // left strip only, and a "can play" tag wider than the strip was cut by the next card ("CAN
+  // PLA"). There the tags say "play" (venture.css, .hand.tight), measured as the page has them.
+  function fitTags() {
+    document.querySelectorAll(".hand").forEach(function (hand) {
+      hand.classList.remove("tight");
+      var cards = hand.querySelectorAll(":scope > .card");
+      if (cards.length < 2) return;
+      var strip = cards[1].getBoundingClientRect().left - cards[0].getBoundingClientRect().left;
+      var cut = Array.prototype.some.call(hand.querySelectorAll(":scope > .card.playable"), function (card) {
+        var tag = getComputedStyle(card, "::before");
+        return parseFloat(tag.left) + parseFloat(tag.width) > strip;
+      });
+      hand.classList.toggle("tight", cut);
+    });
+  }
+  window.addEventListener("resize", fitTags);
+
+  function refresh() { watchBars(); syncModal(); soonGiveWay(); fitTags(); }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:wsAfterMessage", refresh);
   document.addEventListener("htmx:afterSwap", refresh);

@@ -8,6 +8,8 @@ bottom of the screen cuts. Pointing at the hand raises it whole."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -175,6 +177,19 @@ def test_the_docked_hand_never_covers_your_creatures_on_a_laptop(open_as, creatu
     assert box(page, "#hand")["y"] == hand["y"]
 
 
+# The playable cards of the hand whose tag ("can play", ::before) runs under the next card.
+TAGS_UNDER_THE_NEXT_CARD = """() => {
+    const cards = [...document.querySelectorAll('#hand .hand > .card')];
+    return cards.slice(0, -1).flatMap((card, i) => {
+        if (!card.matches('.playable')) return [];
+        const tag = getComputedStyle(card, '::before');
+        const right = card.getBoundingClientRect().left + card.clientLeft
+            + parseFloat(tag.left) + parseFloat(tag.width);
+        return right > cards[i + 1].getBoundingClientRect().left ? [card.dataset.name] : [];
+    });
+}"""
+
+
 def test_a_hand_too_wide_for_the_column_overlaps_with_every_name_in_view(new_page, live_server_url):
     """Nine cards at 1280x800: the column holds three and a half side by side, so they overlap,
     none out of sight sideways, each card's left edge (its name) in view; pointing at one
@@ -196,6 +211,10 @@ def test_a_hand_too_wide_for_the_column_overlaps_with_every_name_in_view(new_pag
            })"""
     )
     assert None not in names, names
+    # Each card's "can play" tag is whole on the strip of it that shows: it said "CAN PLA" under
+    # the next card (a playtest); the fan's tags say "play".
+    assert alice.evaluate(TAGS_UNDER_THE_NEXT_CARD) == []
+    expect(alice.locator("#hand .hand")).to_have_class(re.compile(r"\btight\b"))
     rally = cards.nth(3)
     expect(rally).to_have_attribute("data-name", "Rally Maneuver")
     r = rally.bounding_box()

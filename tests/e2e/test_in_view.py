@@ -54,7 +54,7 @@ def dock_top(page) -> float:
 
 
 # Each "can act" tag shown (a card's ::before, venture.css) that lies on a pairing line (the line
-# from a blocker to its attacker, venture.js): on a point of the line (its 3 px stroke) or on the
+# from a blocker to its attacker, combat.js): on a point of the line (its 3 px stroke) or on the
 # dot at one of its ends. A pseudo-element has no box to ask for: the tag's is worked out from its
 # computed style.
 TAGS_ON_LINES = """() => {
@@ -489,6 +489,14 @@ def test_a_phone_gives_a_finger_24_px_for_the_tables_small_controls(open_as):
         assert not small, (selector, small)
 
 
+# The docked "To my next turn" button's box, as the page has it now (none while it is replaced).
+DOCKED_PASS_BOX = """() => {
+    const e = document.querySelector('#prompt button.pass-turn-docked');
+    const r = e ? e.getBoundingClientRect() : {y: 0, height: 0};
+    return {y: r.y, height: r.height};
+}"""
+
+
 def test_a_phone_passes_until_its_next_turn_from_the_docked_prompt(open_as):
     """The pace's "Pass until my next turn" lies below the hand, a scroll away on a phone at every
     turn (a playtester's complaint): the docked prompt offers it, and a laptop, where the pace is
@@ -503,12 +511,14 @@ def test_a_phone_passes_until_its_next_turn_from_the_docked_prompt(open_as):
     docked = alice.locator("#prompt button.pass-turn-docked")
     expect(docked).to_have_text("To my next turn")
     # The assertion waits until the button is laid out. A redraw pushed while the page settles
-    # replaces the button: `bounding_box` read None between the two on a loaded machine, so the
-    # box is measured in the page, on whichever button the locator finds then.
+    # replaces the button: the one found may be gone (no box) by the time it is measured, on a
+    # loaded machine, so the button in the page is measured until one has a box.
     expect(docked).to_be_visible()
-    rect = docked.evaluate(
-        "e => { const r = e.getBoundingClientRect(); return {y: r.y, height: r.height}; }"
-    )
+    for _ in range(50):
+        rect = alice.evaluate(DOCKED_PASS_BOX)
+        if rect["height"]:
+            break
+        alice.wait_for_timeout(100)
     assert rect["height"] >= 32 and rect["y"] + rect["height"] <= 844, rect
     docked.tap()
     expect(alice.locator("#pace .passing")).to_have_text("Passing until my next turn…")
