@@ -53,10 +53,10 @@ def dock_top(page) -> float:
     )
 
 
-# Each "can act" tag shown (a card's ::before, venture.css) that lies on a pairing line (the line
-# from a blocker to its attacker, combat.js): on a point of the line (its 3 px stroke) or on the
-# dot at one of its ends. A pseudo-element has no box to ask for: the tag's is worked out from its
-# computed style.
+# Each tag shown ("can act", "choose": a card's ::before, venture.css) that lies on a pairing
+# line (the line from a blocker to its attacker, combat.js): on a point of the line (its 3 px
+# stroke) or on the dot at one of its ends. A pseudo-element has no box to ask for: the tag's is
+# worked out from its computed style.
 TAGS_ON_LINES = """() => {
     const layer = document.getElementById('pairings');
     if (!layer) return [];
@@ -70,7 +70,7 @@ TAGS_ON_LINES = """() => {
     const dots = Array.from(layer.querySelectorAll('circle'), c => c.getBoundingClientRect());
     return Array.from(document.querySelectorAll('.perm')).filter(card => {
         const tag = getComputedStyle(card, '::before');
-        if (!tag.content.includes('can act')) return false;
+        if (tag.content === 'none' || tag.content === 'normal') return false;
         const px = (...keys) => keys.reduce((sum, key) => sum + parseFloat(tag[key]), 0);
         const r = card.getBoundingClientRect(), shift = new DOMMatrix(tag.transform);
         const left = r.left + card.clientLeft + px('left') + shift.m41;

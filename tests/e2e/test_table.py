@@ -208,6 +208,11 @@ def test_the_automatic_payment_keeps_the_colours_of_a_card_in_hand(new_page, liv
     # The target says whose it is; nothing is styled as the recommended choice.
     expect(varis).to_be_visible()
     expect(alice.locator("#prompt .options button.primary")).to_have_count(0)
+    # The target on the table is tagged as a choice, not as a permanent of hers that can act.
+    target = alice.locator("#opponent .perm[data-name='Varis, Silverymoon Ranger']")
+    expect(target).to_have_class(re.compile(r"\bactionable\b"))
+    tag = target.evaluate("e => getComputedStyle(e, '::before').content")
+    assert tag == '"choose"', tag
     varis.click()
     # Ward {1} triggers (bob's ability): alice lets it resolve and pays {1}, automatically.
     expect(alice.locator("#pass")).to_contain_text("Resolve Varis")
