@@ -23,6 +23,7 @@ from .blocks import DANGER, Race, worst_order
 from .combat_math import Body, fight, least_damage_through, min_blockers
 from .features import body
 from .habits import Habits, habits
+from .lethal import burn_reach
 from .rooms import initiative_drain
 from .rules import Rules, is_creature
 
@@ -67,13 +68,21 @@ class CombatRules(Rules):
         forced = self._forced_attackers(d)
         chosen = set(forced)
         # Lethal first: everything attacks when the damage gets through their best blocks
-        # (evasion, menace and trample counted). Easy sees it only with nothing to block.
+        # (evasion, menace and trample counted), with what a spell in hand can still deal to
+        # their face after combat (`burn_reach`). Easy sees it only with nothing to block.
         if self.sloppy == 0:
-            lethal = least_damage_through(list(mine.values()), theirs, legal) >= opp_life
+            reach = burn_reach(g, me)
+            lethal = least_damage_through(list(mine.values()), theirs, legal) + reach >= opp_life
         else:
+            reach = 0
             lethal = not theirs and sum(fight(b).to_defender for b in mine.values()) >= opp_life
         if lethal:
             return [f"a{oid}" for oid in sorted(mine)]
+        if reach:
+            # ... or one that can't be blocked attacking alone (Yuan-Ti Malison), with the burn.
+            for oid in self._alone(d, forced, objs):
+                if fight(mine[oid]).to_defender + reach >= opp_life:
+                    return [f"a{oid}"]
         my_life = g.player(me).life
         their_all = [body(g, o) for o in g.controlled(opp) if may_attack_later(g, o)]
         if read.never_attacks:
@@ -122,13 +131,7 @@ class CombatRules(Rules):
         """A creature that can't be blocked while it attacks alone (Yuan-Ti Malison) goes alone
         when the combat calculator rates that above the attack chosen: sent with a Shortcut
         Seeker into two deathtouch blockers, both were blocked and died (a game against Hard)."""
-        alone = [
-            oid
-            for oid in sorted(objs)
-            if any(o.id == f"a{oid}" for o in d.options)
-            and objs[oid].card.extra.get("unblockable_alone")
-            and forced <= {oid}
-        ]
+        alone = self._alone(d, forced, objs)
         if not alone or len(chosen) == 1 and chosen <= set(alone):
             return chosen
         worth = attack_answer_worth(g, d, self.seat)
@@ -137,6 +140,18 @@ class CombatRules(Rules):
             if (w := worth([f"a{oid}"])) > best_worth:
                 best, best_worth = {oid}, w
         return best
+
+    @staticmethod
+    def _alone(d: Decision, forced: set[int], objs: dict[int, Obj]) -> list[int]:
+        """The seat's creatures that can't be blocked while attacking alone and may attack
+        alone (no other creature must attack)."""
+        return [
+            oid
+            for oid in sorted(objs)
+            if any(o.id == f"a{oid}" for o in d.options)
+            and objs[oid].card.extra.get("unblockable_alone")
+            and forced <= {oid}
+        ]
 
     def _together_for_the_initiative(
         self,

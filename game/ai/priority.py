@@ -25,6 +25,10 @@ from .rules import Rules, colors_needed, is_creature
 from .spells import is_counterspell, lost_unless_cast, pointless
 from .tricks import combat_trick, is_trick
 
+# A land of a colour none of the seat's lands makes yet, when the hand is short of no colour
+# it makes: less than any colour a spell in hand is short of (a third of a shortfall of one).
+NEW_COLOUR = 0.3
+
 
 class PriorityRules(Rules):
     def on_priority(self, g: GameState, d: Decision) -> Answer:
@@ -173,7 +177,10 @@ class PriorityRules(Rules):
         return True
 
     def _pick_land(self, g: GameState, lands: list[Option]) -> str:
-        """The land that makes the colour the hand lacks most (a basic fixes one colour)."""
+        """The land that makes the colour the hand lacks most (a basic fixes one colour): a
+        colour its spells ask for more of than the seat's lands make, else a colour none of
+        them makes yet, for the deck's cards still to come. A playtest's Hard played a fourth
+        Swamp with three Mountains in hand and only {B} spells, none of them short of black."""
         need = colors_needed(g, self.seat)
         have: Counter[str] = Counter()
         for o in g.controlled(self.seat):
@@ -185,7 +192,10 @@ class PriorityRules(Rules):
         def score(opt: Option) -> tuple[float, str]:
             obj = g.find(opt.objs[0])
             produces = "".join(a.produces for a in obj.card.activated) if obj else ""
-            gain = sum(need[c] / (1 + have[c]) for c in set(produces))
+            gain = sum(
+                need[c] / (1 + have[c]) if need[c] > have[c] else NEW_COLOUR * (have[c] == 0)
+                for c in set(produces)
+            )
             return (-gain - (0 if obj and obj.card.enters_tapped else 0.1), opt.id)
 
         return min(lands, key=score).id

@@ -85,7 +85,8 @@ def best_dungeon(g: GameState, seat: str, names: list[str]) -> str:
 def venture_value(g: GameState, seat: str, *, undercity: bool = False) -> float:
     """What venturing once more is worth to `seat`: the room it would enter, chosen as
     `choose_room` chooses (a new dungeon's first room when it has none or stands at the
-    bottom, which completes the one it is in)."""
+    bottom, which completes the one it is in), and the progress: the rooms below come one
+    venture sooner (`progress`)."""
     if venture_restricted(g, seat):
         return 0.0
     p = g.player(seat)
@@ -94,12 +95,24 @@ def venture_value(g: GameState, seat: str, *, undercity: bool = False) -> float:
         here = spec.rooms[p.dungeon.room]
         if here.leads_to:
             best = max(here.leads_to, key=lambda n: (room_score(g, seat, spec, n), n))
-            return room_value(g, seat, spec, best)
+            return progress(g, seat, spec, best)
     names = dungeon_choices(g, undercity)
     if not names:
         return 0.0
     spec = g.dungeons[best_dungeon(g, seat, names)]
-    return room_value(g, seat, spec, spec.top)
+    return progress(g, seat, spec, spec.top)
+
+
+def progress(g: GameState, seat: str, spec: object, room: str) -> float:
+    """What entering `room` now is worth: the room itself, and the path below it one venture
+    sooner. Put off by a venture, that path is worth `LOOKAHEAD` of itself (room_score's
+    discount), so coming sooner gains the rest. A first room that costs a little ("each player
+    loses 1 life" while behind on life) on the way to a bottom room worth a creature (Tomb of
+    Annihilation, which keeps Acererak the Archlich) is worth entering: a player who never
+    ventured there for the first room's sake never got to the bottom."""
+    here = room_value(g, seat, spec, room)
+    below = room_score(g, seat, spec, room) - here
+    return here + (1 - LOOKAHEAD) * below
 
 
 def drain(g: GameState, step: dict, venturer: str, victim: str) -> int:

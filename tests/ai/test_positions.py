@@ -121,6 +121,17 @@ def _only(name: str, did: str) -> Callable[[Engine, list[str]], str | None]:
     return wrong
 
 
+def _land(name: str) -> Callable[[Engine, list[str]], str | None]:
+    """The land played is a `name` (whichever of the hand's copies)."""
+
+    def wrong(game: Engine, ids: list[str]) -> str | None:
+        got = _labels(game, ids)
+        played = len(got) == 1 and got[0].split(" #")[0] == f"play {name}"
+        return None if played else f"it chose {got}"
+
+    return wrong
+
+
 def _first_target(name: str) -> Callable[[Engine, list[str]], str | None]:
     return _only(name, "targeted")
 
@@ -338,6 +349,13 @@ CASES = [
     ),
     Case("arena_goads_the_opponents_creature.yaml", "bob", _target_is_opponents),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
+    Case(
+        "attacks_alone_with_malison_then_burns_for_lethal.yaml",
+        "bob",
+        _attacks_with("Yuan-Ti Malison"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": it sees a lethal attack only when nothing can block",
+    ),
     Case(
         "casts_varis_with_a_two_mana_source.yaml",
         "bob",
@@ -602,7 +620,15 @@ CASES = [
         why=EASY_SLIPS + ": a random room half the time",
     ),
     Case("acererak_goes_to_the_tomb_that_keeps_it.yaml", "bob", _room("Tomb of Annihilation")),
+    Case(
+        "acererak_ventures_toward_the_tomb_while_behind_on_life.yaml",
+        "bob",
+        _casts("Acererak the Archlich"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": it forgets a spell 30% of the time",
+    ),
     Case("plays_its_land_before_its_spell.yaml", "bob", _only("play Mountain", "it chose")),
+    Case("plays_a_land_of_its_missing_colour.yaml", "bob", _land("Mountain")),
     Case("keeps_the_land_it_needs_in_veils_of_fear.yaml", "bob", _loses_the_life),
     Case("keeps_its_lands_in_sandfall_cell.yaml", "bob", _loses_the_life),
     Case("discards_to_veils_of_fear_with_trap_coming.yaml", "bob", _pays),
