@@ -19,6 +19,7 @@ from game.engine.worth import (
     LANDS_WANTED,
     SPARE_LAND_WORTH,
     creature_value,
+    lasting_value,
     permanent_value,
 )
 
@@ -29,16 +30,10 @@ WIN = 1000.0
 
 
 def body(g: GameState, o: Obj) -> Body:
-    """A creature as the combat calculator (combat_math.py) takes it."""
+    """A creature as the combat calculator (combat_math.py) takes it: it fights as it is now,
+    and is worth what it is once the turn is over (`lasting_value`: what its death loses)."""
     c = chars(g, o)
-    power = max(0, c.power)
-    return Body(
-        o.id,
-        power,
-        c.toughness - o.damage,
-        c.keywords,
-        creature_value(power, c.toughness, c.keywords, None if c.lost_abilities else o.card),
-    )
+    return Body(o.id, max(0, c.power), c.toughness - o.damage, c.keywords, lasting_value(g, o))
 
 
 def lands_in_hand(g: GameState, seat: str) -> int:

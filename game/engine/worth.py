@@ -117,7 +117,15 @@ def lasting_value(g: GameState, o: Obj) -> float:
         return permanent_value(g, o)
     ending = [e for e in g.effects if e.affects == o.id and e.duration == "end_of_turn"]
     if any(e.set_base is not None for e in ending):
-        return permanent_value(g, o)  # a body set for the turn: what it was is not read here
+        # A body set for the turn (Eccentric Apprentice's 1/1 Bird, which also loses its other
+        # abilities): once the turn is over the creature is its card again, with its counters.
+        # Medium traded a Shortcut Seeker (a 3/6 with its counter) made a Bird for a 2/2 flier.
+        card = o.card
+        grown = o.counters.get("+1/+1", 0) - o.counters.get("-1/-1", 0)
+        worth = creature_value(
+            max(0, (card.power or 0) + grown), (card.toughness or 0) + grown, card.keywords, card
+        )
+        return worth * HELD_SHARE if held_tapped(g, o) else worth
     power = c.power - sum(e.power for e in ending)
     toughness = c.toughness - sum(e.toughness for e in ending)
     lent = {k for e in ending for k in e.keywords} - set(o.card.keywords)

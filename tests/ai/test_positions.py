@@ -350,6 +350,13 @@ CASES = [
     Case("arena_goads_the_opponents_creature.yaml", "bob", _target_is_opponents),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case(
+        "a_creature_made_a_bird_for_the_turn_is_not_traded_as_one.yaml",
+        "bob",
+        _blocks(never=("Shortcut Seeker",)),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": it trades down half the time",
+    ),
+    Case(
         "attacks_alone_with_malison_then_burns_for_lethal.yaml",
         "bob",
         _attacks_with("Yuan-Ti Malison"),
