@@ -235,8 +235,11 @@ def venture(g: GameState, player: str, *, undercity: bool = False) -> Gen:
         yield from start_dungeon(g, player, undercity=undercity)
         return
     choices = list(here.leads_to)
+    why = ""
     if len(choices) == 1:
         nxt = choices[0]
+        # Said in the log, where a player looks for the choice that was never asked.
+        why = f" (the only room after {here.name})"
     else:
         spec = p.dungeon.spec
         options = [Option(f"room:{n}", n, data=spec.rooms[n].text) for n in choices]
@@ -247,7 +250,7 @@ def venture(g: GameState, player: str, *, undercity: bool = False) -> Gen:
             options,
         )
         nxt = answer.removeprefix("room:")
-    enter_room(g, player, nxt, "CR 701.49b")
+    enter_room(g, player, nxt, "CR 701.49b", why)
 
 
 def dungeon_choices(g: GameState, undercity: bool) -> list[str]:
@@ -276,14 +279,15 @@ def start_dungeon(g: GameState, player: str, *, undercity: bool) -> Gen:
     enter_room(g, player, spec.top, "CR 701.49a, 309.4a")
 
 
-def enter_room(g: GameState, player: str, room_name: str, rule: str) -> None:
+def enter_room(g: GameState, player: str, room_name: str, rule: str, why: str = "") -> None:
     """Move the marker; the room ability triggers (CR 309.4c), an additional time for each
-    "trigger an additional time" effect (Hama Pashar)."""
+    "trigger an additional time" effect (Hama Pashar). `why` ends the log line (a room that
+    was the only way on)."""
     p = g.player(player)
     assert p.dungeon is not None
     p.dungeon.room = room_name
     room = p.dungeon.spec.rooms[room_name]
-    g.note(f"{player} ventures into {p.dungeon.name}: {room_name} — {room.text}", rule)
+    g.note(f"{player} ventures into {p.dungeon.name}: {room_name} — {room.text}{why}", rule)
     times = 1 + sum(
         o.card.extra.get("room_triggers_additional", 0)
         for o in g.battlefield
