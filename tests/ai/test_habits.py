@@ -16,7 +16,7 @@ from game.engine.game import Engine
 from game.scenario.loader import load_scenario
 from game.scenario.runner import build_game, play_script
 
-from .test_positions import _labels
+from .expected_moves import _labels
 
 # Not under positions/: a position there is judged as it stands, and these need a history.
 FILE = Path(__file__).resolve().parent / "habits" / "attacks_a_player_who_never_blocks.yaml"
