@@ -1,7 +1,7 @@
-// The table's layout helpers (static/css/venture.css): the "js" class for what only works with
-// JavaScript, the height of the phone's action bar, the docked hand giving way to your creatures
-// where the browser cannot do it by itself, a fanned hand's tags fitted to its cards, and the
-// dungeon modal taking and keeping the focus.
+// The table's layout helpers (static/css/venture.css and table.css): the "js" class for what
+// only works with JavaScript, the height of the phone's action bar, the docked hand giving way
+// to your creatures where the browser cannot do it by itself, a fanned hand's tags fitted to its
+// cards, and the dungeon modal taking and keeping the focus.
 // Nothing here sends anything to the server.
 (function () {
   "use strict";

@@ -302,7 +302,7 @@
   // left on the dungeon maps, the blocks out of sight; so does a division of combat damage (the
   // attacker and the blockers it divides among, else the attacker).
   var docked = window.matchMedia("(max-width: 1100px)");
-  // The decisions about the hand itself, which show the whole hand (the same list in venture.css).
+  // The decisions about the hand itself, which show the whole hand (the same list in table.css).
   var HAND_DECISIONS = ["mulligan", "mulligan_bottom", "discard"];
   var foldedPrompt = null, shownCards = null;
   function promptId() {
@@ -357,7 +357,7 @@
       var attacker = cards[0] && document.querySelector('.battlefield .perm[data-id="' + cards[0].getAttribute("data-blocks") + '"]');
       if (attacker) cards.unshift(attacker);
       first = cards[0];
-    } else if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (venture.css shows it all)
+    } else if (HAND_DECISIONS.indexOf(kind) >= 0) {  // the whole hand (table.css shows it all)
       if (!docked.matches) return;  // on a wide screen the hand is docked at the bottom
       cards = Array.prototype.slice.call(document.querySelectorAll("#hand .card"));
       first = cards[0];

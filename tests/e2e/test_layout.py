@@ -314,7 +314,15 @@ def test_the_can_play_mark_is_no_card_frame_colour(open_as):
              const edge = getComputedStyle(e).borderTopColor; e.remove(); return edge; })"""
     )
     assert not any(edge in ring for edge in frames), (ring, frames)
-    tag = playable.evaluate("e => getComputedStyle(e, '::before').content")
+    # (A redraw just after the page opens replaces the card: one measured as it goes has no
+    # style, so the hand's first playable card is read until one has.)
+    for _ in range(50):
+        tag = page.evaluate(
+            "getComputedStyle(document.querySelector('#hand .card.playable'), '::before').content"
+        )
+        if tag:
+            break
+        page.wait_for_timeout(100)
     assert tag in ('"can play"', '"play"')  # "play" where the hand is fanned (layout.js)
 
 
