@@ -22,7 +22,7 @@ from .combat_removal import combat_removal
 from .features import body
 from .lethal import lethal_play
 from .rules import Rules, colors_needed, is_creature
-from .spells import is_counterspell, lost_unless_cast, pointless
+from .spells import harms_its_target, is_counterspell, lost_unless_cast, pointless
 from .tricks import combat_trick, is_trick
 
 # A land of a colour none of the seat's lands makes yet, when the hand is short of no colour
@@ -127,7 +127,7 @@ class PriorityRules(Rules):
         if "Creature" in face.types:
             score += 1.0
         if face.spell_targets:
-            harmful = any(reading(s).hurts(s) for s in face.spell)
+            harmful = harms_its_target(face)
             theirs = [x for x in g.battlefield if x.controller == opp and is_creature(g, x)]
             mine = [x for x in g.battlefield if x.controller == self.seat and is_creature(g, x)]
             # Whether the targets gain anything was judged by `pointless` above (a removal spell

@@ -44,6 +44,9 @@ from .rooms import venture_value
 THREAT = 5.0
 # At this life or less anything that can attack is worth removing.
 LOW_LIFE = 8
+# With no creature of its own, anything that can attack is worth removing when the other side's
+# creatures would kill the seat within this many of their attacks.
+UNOPPOSED_TURNS = 3
 # An ability worth a counterspell: more than about a card's worth.
 ABILITY_WORTH = 1.5
 
@@ -357,8 +360,11 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
 # casting -----------------------------------------------------------------------------------
 def is_threat(g: GameState, seat: str, obj: Obj) -> bool:
     """Is this worth a removal spell: a creature that can hurt the seat (power, not a defender)
-    and is worth a threat's value, or any that can hurt it when its life is low or when nothing
-    better can come (the other hand is empty); a planeswalker or another permanent always."""
+    and is worth a threat's value, or any that can hurt it when its life is low, when nothing
+    better can come (the other hand is empty), or when the seat has no creature to stop the
+    other side's and their power kills it within `UNOPPOSED_TURNS` (a playtest's Hard, with no
+    creature and 12 life against two 2/1s, cast Plate Armor with nothing to wear it and kept
+    Precipitous Drop); a planeswalker or another permanent always."""
     c = chars(g, obj)
     if "Creature" not in c.types:
         return True
@@ -366,6 +372,14 @@ def is_threat(g: GameState, seat: str, obj: Obj) -> bool:
         return False
     if lasting_value(g, obj) >= THREAT:
         return True
+    if not any("Creature" in chars(g, x).types for x in g.controlled(seat)):
+        power = sum(
+            max(0, x.power)
+            for o in g.controlled(obj.controller)
+            if "Creature" in (x := chars(g, o)).types and "defender" not in x.keywords
+        )
+        if g.player(seat).life <= UNOPPOSED_TURNS * power:
+            return True
     return g.player(seat).life <= LOW_LIFE or not g.player(obj.controller).hand
 
 
@@ -429,7 +443,31 @@ def worth_casting(g: GameState, seat: str, face: CardDef, *, card_lost: bool = F
     if targeted > 0:
         return True
     rest = sum(step_worth(g, seat, s) for s in text.effect if "target" not in s)
+    rest += sum(step_worth(g, seat, s) for s in _enter_steps(g, seat, face))
     return targeted + rest > (0.0 if card_lost else card_value(face))
+
+
+def harms_its_target(face: CardDef) -> bool:
+    """A spell that hurts what it targets: a step of it, or an Aura whose statics hurt the
+    creature it enchants (Precipitous Drop)."""
+    text = Text.of_face(face)
+    if text.aura is not None and any(s.hurts for s in _enchanting(text.aura)):
+        return True
+    return any(reading(s).hurts(s) for s in face.spell)
+
+
+def _enter_steps(g: GameState, seat: str, face: CardDef) -> list[Step]:
+    """The untargeted steps of a permanent spell's own enter triggers that would go on the stack
+    (Precipitous Drop's venture): part of what casting it does."""
+    return [
+        s
+        for t in face.triggers
+        if t.trigger == "self_enters"
+        and not t.targets
+        and (t.intervening_if is None or t.intervening_if(g, seat, None))
+        and not any(reading(x).returns_source for x in t.effect)
+        for s in t.effect
+    ]
 
 
 def _returned_as_it_enters(g: GameState, seat: str, face: CardDef) -> list[Step] | None:

@@ -120,6 +120,13 @@ CASES = [
     Case("arena_goads_the_opponents_creature.yaml", "bob", _target_is_opponents),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case(
+        "precipitous_drop_on_an_attacker_when_nothing_blocks_it.yaml",
+        "bob",
+        _casts("Precipitous Drop"),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": it forgets a spell 30% of the time",
+    ),
+    Case(
         "a_creature_made_a_bird_for_the_turn_is_not_traded_as_one.yaml",
         "bob",
         _blocks(never=("Shortcut Seeker",)),
