@@ -228,3 +228,26 @@ def test_a_hand_too_wide_for_the_column_overlaps_with_every_name_in_view(new_pag
     assert on_top == "Rally Maneuver"
     button.click()
     expect(alice.locator("#prompt .prompt.mine")).not_to_have_attribute("data-kind", "priority")
+
+
+# Each card of the hand: its height, and how far its mana cost runs past its inner right edge.
+HAND_CARDS = """() => [...document.querySelectorAll('#hand .card')].map(card => {
+    const c = card.getBoundingClientRect(), cost = card.querySelector('.mana-cost');
+    const past = cost ? cost.getBoundingClientRect().right - (c.right - card.clientLeft) : 0;
+    return [card.dataset.name, Math.round(c.height), Math.round(past)];
+})"""
+
+
+def test_a_phone_shows_the_hand_as_a_row_of_cards_of_one_height_with_their_costs_whole(
+    new_page, live_server_url
+):
+    """A phone playtest: the longest rules text stretched every card of the row to 308 px, 40%
+    of the screen, mostly empty; and Varis's {1}{G}{G} ran past its card's edge beside
+    "Silverymoon". Every card is one height, its cost inside it."""
+    from .helpers import PHONE, table
+
+    alice, _ = table(new_page, live_server_url, "big_hand.yaml", PHONE)
+    expect(alice.locator("#hand .card")).to_have_count(9)
+    cards = alice.evaluate(HAND_CARDS)
+    assert {height for _, height, _ in cards} == {196}, cards
+    assert [name for name, _, past in cards if past > 0] == [], cards
