@@ -6,7 +6,7 @@ assignments by it; the attack rules in combat.py read the same next-turn attacke
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from game.engine.continuous import chars
 from game.engine.decisions import Decision
@@ -68,11 +68,15 @@ def block_problem(g: GameState, d: Decision, seat: str, *, careful: bool) -> Blo
     comes with it and the life race are left out."""
     attackers: dict[int, Body] = {}
     able: dict[int, list[Body]] = {}
+    guard = lone_flier_guard(g, seat) if careful else None
     for opt in d.options:
         b, a = opt.data  # type: ignore[misc]
         if a.id not in attackers:
             attackers[a.id] = body(g, a)
-        able.setdefault(a.id, []).append(body(g, b))
+        mine = body(g, b)
+        if guard is not None and b.id == guard[0]:
+            mine = replace(mine, value=mine.value + guard[1])
+        able.setdefault(a.id, []).append(mine)
     # Every attacker counts, the ones nothing can block too: their damage is coming anyway.
     for o in g.battlefield:
         if g.combat and o.id in g.combat.attackers and o.id not in attackers:
@@ -137,6 +141,32 @@ def block_race(g: GameState, seat: str) -> Race:
         if may_attack_later(g, o, upkeep_first=True) and o.id not in attacking
     ]
     return Race(sum(fight(b).to_defender for b in home))
+
+
+def lone_flier_guard(g: GameState, seat: str) -> tuple[int, float] | None:
+    """The seat's one creature able to block the other side's fliers (flying or reach), and
+    what losing it costs beyond its own worth: a turn of those fliers' damage, which nothing
+    else of the seat's can stop. None when the other side has no flier or the seat has no such
+    creature or more than one. Medium and Hard blocked a 4/4 with their only reach creature (a
+    3/3 Varis) and a Goblin, killed it and lost both, and died to a 4/5 flying Gargoyle two
+    turns later (the scripted aggro player's game)."""
+    fliers = [
+        c.power
+        for o in g.controlled(g.opponent(seat))
+        if may_attack_later(g, o) and "flying" in (c := chars(g, o)).keywords
+    ]
+    if not fliers:
+        return None
+    guards = [
+        o.id
+        for o in g.controlled(seat)
+        if "Creature" in (c := chars(g, o)).types
+        and not c.cant_block
+        and {"flying", "reach"} & c.keywords
+    ]
+    if len(guards) != 1:
+        return None
+    return guards[0], float(sum(max(0, p) for p in fliers))
 
 
 def may_attack_later(g: GameState, o: Obj, *, upkeep_first: bool = False) -> bool:

@@ -120,6 +120,13 @@ CASES = [
     Case("arena_goads_the_opponents_creature.yaml", "bob", _target_is_opponents),
     Case("burn_for_lethal.yaml", "bob", _casts("Magic Missile")),
     Case(
+        "keeps_its_only_reach_creature_out_of_a_double_block.yaml",
+        "bob",
+        _blocks("Goblin blocks Varis, Silverymoon Ranger", never=("Varis, Silverymoon Ranger",)),
+        levels=("medium", "hard"),
+        why=EASY_SLIPS + ": its blocks look at this turn's fight only",
+    ),
+    Case(
         "precipitous_drop_on_an_attacker_when_nothing_blocks_it.yaml",
         "bob",
         _casts("Precipitous Drop"),
